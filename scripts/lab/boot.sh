@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the lab kernel in QEMU, run one command in the guest, power off, and
+# exit with that command's status.
+#
+#   boot.sh [-m MEM_MB] [-c CPUS] [-t TIMEOUT_S] [-a APPEND] [-d DISKS]
+#           [-o OUTDIR] -- COMMAND...
+#
+# The guest's root is the host's root, shared read-only over 9p, so the
+# host's fio, blktrace, PostgreSQL... run in the guest.  The guest starts in
+# the current directory.  /tmp and /run are tmpfs; $LAB_OUT is a writable
+# directory that is OUTDIR (default: a fresh $BUILD/run/<id>/out) on the
+# host.  DISKS scratch disks (default 2) of 1 GiB, new and sparse for every
+# boot, are attached: virtio-blk with serials blk26-vd0, blk26-vd1, ... and one
+# virtio-scsi disk with serial blk26-sd0.
+#
+# Exit status: the command's, or 124 on timeout, 125 when the guest died
+# before the command finished, 126 when the kernel reported a splat (oops,
+# BUG, WARNING, lockdep, KASAN, hung task...); the splat is printed.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+mem=${LAB_MEM:-2048}
+cpus=${LAB_CPUS:-2}
+tmo=${LAB_TIMEOUT:-600}
+append=${LAB_APPEND:-}
+ndisks=${LAB_DISKS:-2}
+outdir=
+usage() { sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while getopts m:c:t:a:d:o:h opt; do
+	case $opt in
+	m) mem=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	t) tmo=$OPTARG ;;
+	a) append="$append $OPTARG" ;;
+	d) ndisks=$OPTARG ;;
+	o) outdir=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || usage
+for v in "$mem" "$cpus" "$tmo" "$ndisks"; do
+	[[ $v =~ ^[0-9]+$ ]] || die "-m, -c, -t and -d take positive integers (got '$v')"
+done
+[ "$mem" -ge 256 ] || die "-m $mem: the guest needs at least 256 MB"
+[ "$cpus" -ge 1 ] || die "-c $cpus: at least one CPU"
+
+need_cmd qemu-system-x86_64 qemu-system-x86
+need_cmd timeout coreutils
+img=$KOBJ/arch/x86/boot/bzImage
+[ -f "$img" ] || die "$img missing: run 'make kernel KERNEL=$KERNEL' first"
+rel=$(kernel_release)
+
+run=$BUILD/run/$(date +%Y%m%d-%H%M%S)-$$
+mkdir -p "$run"
+[ -n "$outdir" ] || outdir=$run/out
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
+rm -f "$outdir/exit-status"
+
+# The job: environment, working directory, command.
+{
+	echo "export LAB_TOP=$(printf %q "$LAB_TOP") LAB_KERNEL=$(printf %q "$KERNEL")"
+	for v in $(compgen -v | grep -E '^(LAB_|BENCH_|T$|TEST_)' || true); do
+		case $v in LAB_TOP|LAB_DIR|LAB_OUT) continue ;; esac
+		echo "export $v=$(printf %q "${!v}")"
+	done
+	echo "cd $(printf %q "$PWD")"
+	printf '%q ' "$@"
+	echo
+} >"$outdir/job.sh"
+
+# --- accelerator: KVM only when a short probe shows it boots here -------
+accel=tcg
+want=${LAB_ACCEL:-auto}
+if [ "$want" = kvm ] || { [ "$want" = auto ] && [ -w /dev/kvm ]; }; then
+	probe=$BUILD/accel-probe
+	if [ ! -f "$probe" ]; then
+		log "probing KVM (20 s at most)"
+		if LAB_ACCEL=kvm-probe LAB_DISKS=0 timeout -k 5 30 \
+			"$0" -m 256 -c 1 -t 20 -- true >/dev/null 2>&1; then
+			echo kvm >"$probe"
+		else
+			echo tcg >"$probe"
+			log "KVM does not boot here: using TCG"
+		fi
+	fi
+	accel=$(cat "$probe")
+	[ "$want" != kvm ] || [ "$accel" = kvm ] || die "LAB_ACCEL=kvm, but KVM did not boot in the probe"
+fi
+case $want in
+kvm-probe) accel=kvm ;;
+tcg) accel=tcg ;;
+esac
+if [ "$accel" = kvm ]; then
+	qaccel=(-accel kvm -cpu host)
+else
+	qaccel=(-accel tcg,thread=multi -cpu max)
+fi
+
+# --- disks ----------------------------------------------------------------
+drives=()
+if [ "$ndisks" -gt 0 ]; then
+	for ((i = 0; i < ndisks; i++)); do
+		truncate -s 1G "$run/vd$i.img"
+		drives+=(-drive "file=$run/vd$i.img,if=none,id=vd$i,format=raw,cache=none,aio=threads"
+			 -device "virtio-blk-pci,drive=vd$i,serial=blk26-vd$i")
+	done
+	truncate -s 1G "$run/sd0.img"
+	drives+=(-device virtio-scsi-pci,id=vscsi
+		 -drive "file=$run/sd0.img,if=none,id=sd0,format=raw,cache=none,aio=threads"
+		 -device "scsi-hd,bus=vscsi.0,drive=sd0,serial=blk26-sd0")
+fi
+
+cmdline="console=ttyS0 rootfstype=9p root=blk26root ro"
+cmdline+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144"
+cmdline+=" init=$LAB_DIR/guest-init panic=-1 oops=panic"
+cmdline+=" blk26.modroot=$KMOD $append"
+
+log "booting $rel ($accel, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
+set +e
+timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
+	-smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults \
+	-serial stdio -display none \
+	-kernel "$img" -append "$cmdline" \
+	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
+	-device virtio-9p-pci,fsdev=root,mount_tag=blk26root \
+	-fsdev local,id=out,path="$outdir",security_model=none,multidevs=remap \
+	-device virtio-9p-pci,fsdev=out,mount_tag=blk26out \
+	"${drives[@]}" </dev/null 2>"$run/qemu.err" |
+	tr -d '\r' | tee "$run/console.log" |
+	if [ -n "${LAB_QUIET:-}" ]; then cat >/dev/null; else cat; fi
+qrc=${PIPESTATUS[0]}
+set -e
+rm -f "$run"/*.img
+
+# A kernel splat fails the run whatever the command said.
+splat='(Oops|BUG:|WARNING:|Kernel panic|general protection fault|KASAN:|UBSAN:|kmemleak:.*new suspected|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|Call Trace:)'
+if grep -Eq "$splat" "$run/console.log"; then
+	line=$(grep -En "$splat" "$run/console.log" | head -n1 | cut -d: -f1)
+	{
+		echo "[lab] ---- kernel splat in the guest (console line $line) ----"
+		sed -n "$((line > 5 ? line - 5 : 1)),$((line + 60))p" "$run/console.log"
+		echo "[lab] ---- end of splat; full console: $run/console.log ----"
+	} >&2
+	exit 126
+fi
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	log "guest timed out after ${tmo} s (console: $run/console.log)"
+	exit 124
+fi
+if [ ! -s "$outdir/exit-status" ]; then
+	[ ! -s "$run/qemu.err" ] || sed 's/^/[qemu] /' "$run/qemu.err" >&2
+	log "the guest died before the command finished (qemu status $qrc, console: $run/console.log)"
+	tail -n 20 "$run/console.log" >&2
+	exit 125
+fi
+exit "$(cat "$outdir/exit-status")"
