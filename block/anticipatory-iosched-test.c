@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the anticipatory I/O scheduler: per-process statistics,
+ * the "close" window, the anticipation decision and each reason to stop
+ * waiting, and the write batch self-tuning.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/time64.h>
+
+#include "anticipatory-iosched.h"
+
+#define MS(x)	((u64)(x) * NSEC_PER_MSEC)
+
+static void as_test_ttime_mean(struct kunit *test)
+{
+	struct as_proc_stats st = {};
+	int i;
+
+	as_stats_add_ttime(&st, MS(2), MS(12));
+	KUNIT_EXPECT_EQ(test, st.ttime_samples, 1U);
+	KUNIT_EXPECT_EQ(test, st.ttime_mean, MS(2));
+
+	/* Converges to a constant input and stays there. */
+	for (i = 0; i < 100; i++)
+		as_stats_add_ttime(&st, MS(2), MS(12));
+	KUNIT_EXPECT_EQ(test, st.ttime_mean, MS(2));
+	KUNIT_EXPECT_EQ(test, st.ttime_samples, 101U);
+
+	/* One sample moves the mean by 1/8 of the difference. */
+	as_stats_add_ttime(&st, MS(10), MS(12));
+	KUNIT_EXPECT_EQ(test, st.ttime_mean, MS(3));
+
+	/* Samples are clipped to the cap. */
+	as_stats_add_ttime(&st, MS(1000), MS(11));
+	KUNIT_EXPECT_EQ(test, st.ttime_mean, MS(4));
+
+	/* The sample counter saturates. */
+	for (i = 0; i < 300; i++)
+		as_stats_add_ttime(&st, 0, MS(12));
+	KUNIT_EXPECT_EQ(test, st.ttime_samples, (u32)AS_SAMPLES_MAX);
+	KUNIT_EXPECT_EQ(test, st.ttime_mean, 0ULL);
+}
+
+static void as_test_ttime_decay(struct kunit *test)
+{
+	struct as_proc_stats st = {};
+	int n = 0;
+
+	/* A long pause, capped at 2 * antic_expire, decays below it quickly. */
+	as_stats_add_ttime(&st, MS(5000), MS(12));
+	KUNIT_EXPECT_EQ(test, st.ttime_mean, MS(12));
+	while (st.ttime_mean > MS(6) && n < 100) {
+		as_stats_add_ttime(&st, 0, MS(12));
+		n++;
+	}
+	KUNIT_EXPECT_LE(test, n, 6);
+}
+
+static void as_test_seek_mean(struct kunit *test)
+{
+	struct as_proc_stats st = {};
+
+	/* The first request only records the position. */
+	as_stats_add_seek(&st, 1000, 8);
+	KUNIT_EXPECT_EQ(test, st.seek_samples, 0U);
+	KUNIT_EXPECT_TRUE(test, st.have_pos);
+	KUNIT_EXPECT_EQ(test, (u64)st.last_end, 1008ULL);
+
+	/* Sequential: distance 0. */
+	as_stats_add_seek(&st, 1008, 8);
+	KUNIT_EXPECT_EQ(test, st.seek_samples, 1U);
+	KUNIT_EXPECT_EQ(test, st.seek_mean, 0ULL);
+
+	/* Backward seek counts its absolute distance. */
+	as_stats_add_seek(&st, 16, 8);
+	KUNIT_EXPECT_EQ(test, st.seek_mean, 1000ULL / 8);
+
+	/* Huge seeks are clipped. */
+	as_stats_add_seek(&st, (sector_t)1 << 40, 8);
+	KUNIT_EXPECT_EQ(test, st.seek_mean,
+			(7 * (1000ULL / 8) + AS_SEEK_CAP) / 8);
+}
+
+static void as_test_close_window(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, as_close_window(0, MS(6)), AS_CLOSE_BASE);
+	KUNIT_EXPECT_EQ(test, as_close_window(MS(3), MS(6)),
+			AS_CLOSE_BASE + 3 * AS_CLOSE_BASE / 2);
+	KUNIT_EXPECT_EQ(test, as_close_window(MS(6), MS(6)), 4 * AS_CLOSE_BASE);
+	KUNIT_EXPECT_EQ(test, as_close_window(MS(60), MS(6)), 4 * AS_CLOSE_BASE);
+	/* Monotonic in the elapsed time. */
+	KUNIT_EXPECT_LE(test, as_close_window(MS(1), MS(6)),
+			as_close_window(MS(2), MS(6)));
+}
+
+/* A process with good statistics: short think time, sequential. */
+static struct as_proc_stats good_st = {
+	.ttime_mean = 500 * NSEC_PER_USEC,
+	.ttime_samples = 10,
+	.seek_mean = 0,
+	.seek_samples = 10,
+};
+
+static struct as_antic_input base_input(void)
+{
+	struct as_antic_input in = {
+		.antic_expire_ns = MS(6),
+		.st = &good_st,
+		.last_pos = 1000000,
+	};
+	return in;
+}
+
+static void as_test_decide_wait(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	/* Nothing else to do: keep waiting, before and after completion. */
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	in.waiting_next = true;
+	in.elapsed_ns = MS(3);
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+
+	/* A far read of another process does not end the wait. */
+	in.have_rq = true;
+	in.rq_pos = 50000000;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+
+	/* A new process (no samples) is given the benefit of the doubt. */
+	{
+		struct as_proc_stats fresh = {};
+
+		in.st = &fresh;
+		KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	}
+}
+
+static void as_test_decide_hit(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	in.waiting_next = true;
+	in.elapsed_ns = MS(1);
+	in.have_rq = true;
+	in.rq_same_process = true;
+	in.rq_pos = in.last_pos;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
+	in.rq_pos = in.last_pos + AS_CLOSE_BASE;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
+	/* A short backward seek is close too. */
+	in.rq_pos = in.last_pos - 8;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
+}
+
+static void as_test_break_far(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	in.have_rq = true;
+	in.rq_same_process = true;
+	in.rq_pos = in.last_pos + 100 * AS_CLOSE_BASE;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_FAR);
+}
+
+static void as_test_break_timeout(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	in.waiting_next = true;
+	in.elapsed_ns = MS(6);
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_TIMEOUT);
+	/* Before the read completed, time does not count. */
+	in.waiting_next = false;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+}
+
+static void as_test_break_thinktime(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+	struct as_proc_stats slow = good_st;
+
+	slow.ttime_mean = MS(7);
+	in.st = &slow;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_THINKTIME);
+
+	/* Exactly antic_expire still waits. */
+	slow.ttime_mean = MS(6);
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+
+	/* Too few samples: not trusted yet. */
+	slow.ttime_mean = MS(100);
+	slow.ttime_samples = AS_MIN_SAMPLES - 1;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+
+	/* Its own request still ends the wait as a hit. */
+	slow.ttime_samples = AS_MIN_SAMPLES;
+	in.have_rq = true;
+	in.rq_same_process = true;
+	in.rq_pos = in.last_pos;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
+}
+
+static void as_test_break_exit(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	in.exited = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_EXITED);
+	/* Exit wins over a pending hit. */
+	in.have_rq = true;
+	in.rq_same_process = true;
+	in.rq_pos = in.last_pos;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_EXITED);
+}
+
+static void as_test_break_close_other(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+	struct as_proc_stats seeky = good_st;
+
+	in.have_rq = true;
+	in.rq_pos = in.last_pos + 16;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_CLOSE_OTHER);
+
+	/* Outside the window: keep waiting for a sequential process ... */
+	in.rq_pos = in.last_pos + 3 * AS_CLOSE_BASE;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	/* ... but the window grows while we wait. */
+	in.waiting_next = true;
+	in.elapsed_ns = MS(5);
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_CLOSE_OTHER);
+
+	/* Closer than what a seeky process is expected to issue. */
+	in.waiting_next = false;
+	in.elapsed_ns = 0;
+	seeky.seek_mean = 1ULL << 20;
+	in.st = &seeky;
+	in.rq_pos = in.last_pos + (1 << 19);
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_CLOSE_OTHER);
+}
+
+static void as_test_break_fifo(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	in.fifo_expired = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_FIFO_EXPIRED);
+}
+
+static void as_test_break_batch_disabled(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	in.batch_expired = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_BATCH);
+
+	in = base_input();
+	in.antic_expire_ns = 0;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_DISABLED);
+	in = base_input();
+	in.disabled = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_DISABLED);
+}
+
+static void as_test_write_batch(struct kunit *test)
+{
+	/* Took twice as long as allowed: halve. */
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 250, 125, true), 8U);
+	/* Way too long: never more than halved. */
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 5000, 125, true), 8U);
+	/* A bit too long: shrink in proportion. */
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 160, 125, true), 12U);
+	/* Used up its count in half the time: double. */
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 62, 125, true), 32U);
+	/* Ran out of writes early: no change. */
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 10, 125, false), 16U);
+	/* Bounds. */
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(1, 1000, 125, true), 1U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(1024, 0, 125, true), 1024U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 125, 125, true), 16U);
+}
+
+static struct kunit_case anticipatory_test_cases[] = {
+	KUNIT_CASE(as_test_ttime_mean),
+	KUNIT_CASE(as_test_ttime_decay),
+	KUNIT_CASE(as_test_seek_mean),
+	KUNIT_CASE(as_test_close_window),
+	KUNIT_CASE(as_test_decide_wait),
+	KUNIT_CASE(as_test_decide_hit),
+	KUNIT_CASE(as_test_break_far),
+	KUNIT_CASE(as_test_break_timeout),
+	KUNIT_CASE(as_test_break_thinktime),
+	KUNIT_CASE(as_test_break_exit),
+	KUNIT_CASE(as_test_break_close_other),
+	KUNIT_CASE(as_test_break_fifo),
+	KUNIT_CASE(as_test_break_batch_disabled),
+	KUNIT_CASE(as_test_write_batch),
+	{}
+};
+
+static struct kunit_suite anticipatory_test_suite = {
+	.name = "anticipatory-iosched",
+	.test_cases = anticipatory_test_cases,
+};
+
+kunit_test_suite(anticipatory_test_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_DESCRIPTION("KUnit tests for the anticipatory I/O scheduler");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,1495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Anticipatory I/O scheduler for blk-mq.
+ *
+ * A deadline scheduler (read and write FIFOs with expiry times, sector
+ * sorted trees, dispatch in read and write batches) that, after a
+ * synchronous read of a process completes, may hold dispatch for a short
+ * while to wait for the next, nearby read of the same process instead of
+ * seeking away to serve someone else ("deceptive idleness", Iyer and
+ * Druschel, SOSP 2001).
+ *
+ * See Documentation/block/anticipatory-iosched.rst
+ */
+#include <linux/kernel.h>
+#include <linux/blkdev.h>
+#include <linux/blktrace_api.h>
+#include <linux/bio.h>
+#include <linux/hrtimer.h>
+#include <linux/iocontext.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/rbtree.h>
+#include <linux/sbitmap.h>
+#include <linux/slab.h>
+#include <kunit/visibility.h>
+
+#include <trace/events/block.h>
+
+#include "elevator.h"
+#include "blk.h"
+#include "blk-mq.h"
+#include "blk-mq-debugfs.h"
+#include "blk-mq-sched.h"
+#include "anticipatory-iosched.h"
+
+/* Defaults of the tunables, in milliseconds (those of the 2.6 scheduler). */
+#define AS_READ_EXPIRE_MS		125
+#define AS_WRITE_EXPIRE_MS		250
+#define AS_READ_BATCH_EXPIRE_MS		500
+#define AS_WRITE_BATCH_EXPIRE_MS	125
+#define AS_ANTIC_EXPIRE_MS		6
+/* Upper bounds accepted by the sysfs attributes. */
+#define AS_MAX_EXPIRE_MS		60000
+#define AS_MAX_ANTIC_EXPIRE_MS		1000
+
+/* Default write batch length (requests) and its bounds. */
+#define AS_WRITE_BATCH_DEFAULT		16
+#define AS_WRITE_BATCH_MAX		1024
+
+/*
+ * A device that keeps more than this many requests in flight while the
+ * scheduler has more to give is treated as a deep tagged queue (striped
+ * array, SSD): anticipation cannot pay there.  A single SATA disk queues
+ * at most 32 commands.
+ */
+#define AS_DEEP_QUEUE_DEPTH		32
+#define AS_HW_WINDOW			64	/* dispatches per measurement */
+
+enum as_dir {
+	AS_READ		= READ,
+	AS_WRITE	= WRITE,
+};
+
+enum { AS_DIR_COUNT = 2 };
+
+enum as_antic_state {
+	AS_ANTIC_OFF,		/* dispatching normally */
+	AS_ANTIC_WAIT_REQ,	/* holding; the awaited process's read is in flight */
+	AS_ANTIC_WAIT_NEXT,	/* holding; timer armed, waiting for its next read */
+};
+
+/* rq->elv.priv[0] flags */
+#define AS_RQ_SEEN	BIT(0)	/* statistics updated on the first insert */
+#define AS_RQ_QUEUED	BIT(1)	/* counted in aic->nr_queued */
+#define AS_RQ_INFLIGHT	BIT(2)	/* dispatched, not completed yet */
+
+struct as_io_cq {
+	struct io_cq		icq;	/* must be first */
+	/* all below protected by as_data->lock */
+	struct as_proc_stats	st;
+	unsigned int		nr_queued;	/* reads queued in the scheduler */
+	unsigned int		nr_inflight;	/* reads dispatched, not completed */
+	bool			exited;
+};
+
+struct as_data {
+	struct request_queue	*q;
+	spinlock_t		lock;		/* protects all of as_data and as_io_cq */
+
+	struct list_head	dispatch;	/* at-head inserts */
+	struct rb_root		sort_list[AS_DIR_COUNT];
+	struct list_head	fifo_list[AS_DIR_COUNT];
+	sector_t		next_pos[AS_DIR_COUNT];
+	unsigned int		nr_queued[AS_DIR_COUNT];
+
+	/* batches */
+	enum as_dir		batch_dir;
+	unsigned long		batch_start;	/* jiffies */
+	unsigned int		write_count;	/* writes in this batch */
+	unsigned int		write_batch_count;	/* self-tuned */
+	bool			write_batch_exhausted;
+
+	/* anticipation */
+	enum as_antic_state	antic_state;
+	struct as_io_cq		*last_aic;	/* process of the last read dispatched */
+	sector_t		last_read_end;
+	struct as_io_cq		*antic_aic;	/* process we are waiting for */
+	sector_t		antic_pos;
+	u64			antic_start_ns;	/* WAIT_NEXT start */
+	u64			antic_deadline_ns;	/* absolute expiry of the timer */
+	bool			antic_cooldown;	/* no new wait before a dispatch */
+	struct hrtimer		antic_timer;
+	struct as_proc_stats	new_proc_st;	/* means over all processes */
+
+	/* hardware awareness */
+	unsigned int		nr_inflight;
+	unsigned int		hw_samples;
+	unsigned int		hw_window_max;
+	unsigned int		hw_max_inflight;	/* max of the last window */
+	bool			deep_queue;
+
+	/* statistics, protected by lock */
+	unsigned long		stat_starts;
+	unsigned long		stat_hits;
+	unsigned long		stat_declined;
+	unsigned long		stat_stop[AS_NR_VERDICTS];
+
+	/* tunables */
+	unsigned int		fifo_expire[AS_DIR_COUNT];	/* jiffies */
+	unsigned int		batch_expire[AS_DIR_COUNT];	/* jiffies */
+	u64			antic_expire_ns;
+	unsigned int		deep_queue_depth;
+	unsigned int		front_merges;
+	unsigned int		async_depth;
+};
+
+static const char *const as_verdict_name[AS_NR_VERDICTS] = {
+	[AS_KEEP_WAITING]	= "wait",
+	[AS_STOP_HIT]		= "hit",
+	[AS_STOP_TIMEOUT]	= "timeout",
+	[AS_STOP_THINKTIME]	= "thinktime",
+	[AS_STOP_EXITED]	= "exit",
+	[AS_STOP_CLOSE_OTHER]	= "close_other",
+	[AS_STOP_FIFO_EXPIRED]	= "fifo_expired",
+	[AS_STOP_FAR]		= "far",
+	[AS_STOP_BATCH]		= "batch_expired",
+	[AS_STOP_DISABLED]	= "disabled",
+};
+
+/* ---- statistics and decision (pure, unit tested) ---------------------- */
+
+static u64 as_ewma(u64 mean, u32 samples, u64 sample)
+{
+	if (!samples)
+		return sample;
+	return div_u64(mean * (AS_EWMA_WEIGHT - 1) + sample, AS_EWMA_WEIGHT);
+}
+
+/**
+ * as_stats_add_ttime - account one think-time sample of a process
+ * @st: statistics of the process
+ * @ttime_ns: time from the completion of its last read to its next request
+ * @cap_ns: samples are clipped to this, so that a long pause decays quickly
+ */
+VISIBLE_IF_KUNIT void as_stats_add_ttime(struct as_proc_stats *st, u64 ttime_ns,
+					 u64 cap_ns)
+{
+	st->ttime_mean = as_ewma(st->ttime_mean, st->ttime_samples,
+				 min(ttime_ns, cap_ns));
+	if (st->ttime_samples < AS_SAMPLES_MAX)
+		st->ttime_samples++;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_stats_add_ttime);
+
+/**
+ * as_stats_add_seek - account one request position of a process
+ * @st: statistics of the process
+ * @pos: first sector of the new request
+ * @nr_sectors: its length
+ *
+ * The seek distance is measured from the end of the previous request of
+ * the same process; the first request only records the position.
+ */
+VISIBLE_IF_KUNIT void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
+					unsigned int nr_sectors)
+{
+	if (st->have_pos) {
+		u64 dist = pos >= st->last_end ? pos - st->last_end :
+						 st->last_end - pos;
+
+		st->seek_mean = as_ewma(st->seek_mean, st->seek_samples,
+					min_t(u64, dist, AS_SEEK_CAP));
+		if (st->seek_samples < AS_SAMPLES_MAX)
+			st->seek_samples++;
+	}
+	st->last_end = pos + nr_sectors;
+	st->have_pos = true;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_stats_add_seek);
+
+/**
+ * as_close_window - how far (sectors) a request may be and still be "close"
+ * @elapsed_ns: time already spent waiting
+ * @antic_expire_ns: the anticipation timeout
+ *
+ * The window grows linearly from AS_CLOSE_BASE to 4 * AS_CLOSE_BASE over the
+ * anticipation time: the longer we have waited, the less a seek costs
+ * compared with waiting more.
+ */
+VISIBLE_IF_KUNIT u64 as_close_window(u64 elapsed_ns, u64 antic_expire_ns)
+{
+	if (!antic_expire_ns || elapsed_ns >= antic_expire_ns)
+		return 4 * AS_CLOSE_BASE;
+	return AS_CLOSE_BASE +
+		div64_u64(3 * AS_CLOSE_BASE * elapsed_ns, antic_expire_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(as_close_window);
+
+static u64 as_distance(sector_t a, sector_t b)
+{
+	return a >= b ? a - b : b - a;
+}
+
+/**
+ * as_antic_decide - decide whether to keep holding dispatch
+ * @c: the state of the anticipation and the candidate request, if any
+ *
+ * Return: AS_KEEP_WAITING to hold dispatch, or why waiting must stop.
+ */
+VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
+{
+	const struct as_proc_stats *st = c->st;
+	u64 window = as_close_window(c->elapsed_ns, c->antic_expire_ns);
+
+	if (!c->antic_expire_ns || c->disabled)
+		return AS_STOP_DISABLED;
+	if (c->exited)
+		return AS_STOP_EXITED;
+	if (c->fifo_expired)
+		return AS_STOP_FIFO_EXPIRED;
+	if (c->waiting_next && c->elapsed_ns >= c->antic_expire_ns)
+		return AS_STOP_TIMEOUT;
+	if (c->have_rq && c->rq_same_process) {
+		u64 dist = as_distance(c->rq_pos, c->last_pos);
+
+		if (dist <= window ||
+		    (st->seek_samples >= AS_MIN_SAMPLES && dist <= st->seek_mean))
+			return AS_STOP_HIT;
+		return AS_STOP_FAR;
+	}
+	if (st->ttime_samples >= AS_MIN_SAMPLES &&
+	    st->ttime_mean > c->antic_expire_ns)
+		return AS_STOP_THINKTIME;
+	if (c->have_rq) {
+		u64 dist = as_distance(c->rq_pos, c->last_pos);
+
+		/* Close in absolute terms, or better than what it would give. */
+		if (dist <= window ||
+		    (st->seek_samples >= AS_MIN_SAMPLES && dist < st->seek_mean))
+			return AS_STOP_CLOSE_OTHER;
+	}
+	if (c->batch_expired)
+		return AS_STOP_BATCH;
+	return AS_KEEP_WAITING;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_antic_decide);
+
+/**
+ * as_tune_write_batch - adapt the number of writes in a write batch
+ * @count: current write batch length (requests)
+ * @elapsed: time the finished write batch took
+ * @target: write_batch_expire, same unit as @elapsed
+ * @exhausted: the batch ended because it dispatched @count writes
+ *
+ * Return: the new length, in [1, AS_WRITE_BATCH_MAX].
+ */
+VISIBLE_IF_KUNIT unsigned int as_tune_write_batch(unsigned int count,
+						  unsigned long elapsed,
+						  unsigned long target,
+						  bool exhausted)
+{
+	if (elapsed > target) {
+		/* Too long: shrink in proportion, at most by half. */
+		unsigned long scaled = target ? (unsigned long)count * target / elapsed : 0;
+
+		count = max_t(unsigned long, scaled, count / 2);
+	} else if (exhausted && elapsed < target) {
+		/* Ran out of count early: grow, at most double. */
+		unsigned long scaled = elapsed ?
+			(unsigned long)count * target / elapsed : 2UL * count;
+
+		count = min_t(unsigned long, scaled, 2UL * count);
+	}
+	return clamp_t(unsigned int, count, 1, AS_WRITE_BATCH_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(as_tune_write_batch);
+
+/* ---- request queues ----------------------------------------------------- */
+
+static inline struct as_io_cq *icq_to_aic(struct io_cq *icq)
+{
+	return container_of(icq, struct as_io_cq, icq);
+}
+
+static inline struct as_io_cq *rq_aic(struct request *rq)
+{
+	return rq->elv.icq ? icq_to_aic(rq->elv.icq) : NULL;
+}
+
+static inline unsigned long as_rq_flags(struct request *rq)
+{
+	return (unsigned long)rq->elv.priv[0];
+}
+
+static inline void as_rq_set_flags(struct request *rq, unsigned long flags)
+{
+	rq->elv.priv[0] = (void *)flags;
+}
+
+/* First request at or after @pos in direction @dir. */
+static struct request *as_from_pos(struct as_data *ad, enum as_dir dir,
+				   sector_t pos)
+{
+	struct rb_node *node = ad->sort_list[dir].rb_node;
+	struct request *rq, *res = NULL;
+
+	while (node) {
+		rq = rb_entry_rq(node);
+		if (blk_rq_pos(rq) >= pos) {
+			res = rq;
+			node = node->rb_left;
+		} else {
+			node = node->rb_right;
+		}
+	}
+	return res;
+}
+
+static struct request *as_fifo_head(struct as_data *ad, enum as_dir dir)
+{
+	if (list_empty(&ad->fifo_list[dir]))
+		return NULL;
+	return rq_entry_fifo(ad->fifo_list[dir].next);
+}
+
+static bool as_fifo_expired(struct as_data *ad, enum as_dir dir)
+{
+	struct request *rq = as_fifo_head(ad, dir);
+
+	return rq && time_is_before_eq_jiffies((unsigned long)rq->fifo_time);
+}
+
+static void as_del_rq(struct as_data *ad, struct request *rq)
+{
+	struct request_queue *q = ad->q;
+	enum as_dir dir = rq_data_dir(rq);
+	unsigned long flags = as_rq_flags(rq);
+
+	list_del_init(&rq->queuelist);
+	if (!RB_EMPTY_NODE(&rq->rb_node)) {
+		elv_rb_del(&ad->sort_list[dir], rq);
+		ad->nr_queued[dir]--;
+	}
+	elv_rqhash_del(q, rq);
+	if (q->last_merge == rq)
+		q->last_merge = NULL;
+	if (flags & AS_RQ_QUEUED) {
+		struct as_io_cq *aic = rq_aic(rq);
+
+		if (aic && !WARN_ON_ONCE(!aic->nr_queued))
+			aic->nr_queued--;
+		as_rq_set_flags(rq, flags & ~AS_RQ_QUEUED);
+	}
+}
+
+/* ---- anticipation ------------------------------------------------------- */
+
+static void as_kick(struct as_data *ad)
+{
+	blk_mq_run_hw_queues(ad->q, true);
+}
+
+/* Absolute time (ns) at which the earliest FIFO deadline passes. */
+static u64 as_fifo_deadline_ns(struct as_data *ad, u64 now_ns)
+{
+	u64 best = U64_MAX;
+	int dir;
+
+	for (dir = 0; dir < AS_DIR_COUNT; dir++) {
+		struct request *rq = as_fifo_head(ad, dir);
+		long delta;
+
+		if (!rq)
+			continue;
+		delta = (long)((unsigned long)rq->fifo_time - jiffies) + 1;
+		if (delta < 1)
+			delta = 1;
+		best = min(best, now_ns + jiffies_to_nsecs(delta));
+	}
+	return best;
+}
+
+static void as_arm_timer(struct as_data *ad, u64 now_ns)
+{
+	u64 deadline = as_fifo_deadline_ns(ad, now_ns);
+
+	if (ad->antic_state == AS_ANTIC_WAIT_NEXT)
+		deadline = min(deadline, ad->antic_start_ns + ad->antic_expire_ns);
+	/* Bound the wait even with empty FIFOs (safety net). */
+	deadline = min(deadline, now_ns + jiffies_to_nsecs(ad->fifo_expire[AS_READ] + 1));
+	ad->antic_deadline_ns = deadline;
+	hrtimer_start(&ad->antic_timer, ns_to_ktime(deadline), HRTIMER_MODE_ABS);
+}
+
+static bool as_batch_expired(struct as_data *ad)
+{
+	return ad->batch_dir == AS_READ && ad->nr_queued[AS_WRITE] &&
+		time_after_eq(jiffies, ad->batch_start + ad->batch_expire[AS_READ]);
+}
+
+/* Evaluate the current wait against @rq (may be NULL). */
+static enum as_verdict as_check(struct as_data *ad, struct request *rq,
+				u64 now_ns)
+{
+	struct as_io_cq *aic = ad->antic_aic;
+	struct as_antic_input in = {
+		.antic_expire_ns = ad->antic_expire_ns,
+		.disabled	= ad->deep_queue,
+		.fifo_expired	= as_fifo_expired(ad, AS_READ) ||
+				  as_fifo_expired(ad, AS_WRITE),
+		.batch_expired	= as_batch_expired(ad),
+		.last_pos	= ad->antic_pos,
+	};
+
+	if (!aic)
+		return AS_STOP_EXITED;
+	in.st = &aic->st;
+	in.exited = aic->exited;
+	if (ad->antic_state == AS_ANTIC_WAIT_NEXT) {
+		in.waiting_next = true;
+		in.elapsed_ns = now_ns - ad->antic_start_ns;
+	}
+	if (rq && rq_data_dir(rq) == AS_READ) {
+		in.have_rq = true;
+		in.rq_same_process = rq_aic(rq) == aic;
+		in.rq_pos = blk_rq_pos(rq);
+	}
+	return as_antic_decide(&in);
+}
+
+static void as_antic_stop(struct as_data *ad, enum as_verdict v)
+{
+	lockdep_assert_held(&ad->lock);
+
+	if (ad->antic_state == AS_ANTIC_OFF)
+		return;
+	ad->antic_state = AS_ANTIC_OFF;
+	ad->antic_aic = NULL;
+	ad->antic_cooldown = true;
+	hrtimer_try_to_cancel(&ad->antic_timer);
+	if (v == AS_STOP_HIT)
+		ad->stat_hits++;
+	ad->stat_stop[v]++;
+	blk_add_trace_msg(ad->q, "as antic stop %s", as_verdict_name[v]);
+}
+
+/* The awaited read completed: start the timed wait, or give up. */
+static void as_antic_waitnext(struct as_data *ad, u64 now_ns)
+{
+	enum as_verdict v;
+
+	ad->antic_state = AS_ANTIC_WAIT_NEXT;
+	ad->antic_start_ns = now_ns;
+	v = as_check(ad, NULL, now_ns);
+	if (v != AS_KEEP_WAITING) {
+		as_antic_stop(ad, v);
+		return;
+	}
+	blk_add_trace_msg(ad->q, "as antic wait_next %lluus",
+			  div_u64(ad->antic_expire_ns, NSEC_PER_USEC));
+	as_arm_timer(ad, now_ns);
+}
+
+/*
+ * Should dispatch be held instead of dispatching @rq (NULL: nothing in
+ * the current read batch)?  Starts the wait if so.
+ */
+static bool as_try_anticipate(struct as_data *ad, struct request *rq)
+{
+	struct as_io_cq *aic = ad->last_aic;
+	u64 now_ns;
+	enum as_verdict v;
+
+	if (!ad->antic_expire_ns || ad->deep_queue || ad->antic_cooldown || !aic)
+		return false;
+	/* The process already has a read here: no need to wait for it. */
+	if (aic->nr_queued || (rq && rq_aic(rq) == aic))
+		return false;
+
+	now_ns = ktime_get_ns();
+	ad->antic_aic = aic;
+	ad->antic_pos = ad->last_read_end;
+	ad->antic_state = aic->nr_inflight ? AS_ANTIC_WAIT_REQ : AS_ANTIC_WAIT_NEXT;
+	ad->antic_start_ns = now_ns;
+	v = as_check(ad, rq, now_ns);
+	if (v != AS_KEEP_WAITING) {
+		ad->antic_state = AS_ANTIC_OFF;
+		ad->antic_aic = NULL;
+		ad->antic_cooldown = true;
+		ad->stat_declined++;
+		blk_add_trace_msg(ad->q, "as antic declined %s", as_verdict_name[v]);
+		return false;
+	}
+	ad->stat_starts++;
+	blk_add_trace_msg(ad->q, "as antic start %s",
+			  ad->antic_state == AS_ANTIC_WAIT_REQ ? "wait_req" : "wait_next");
+	as_arm_timer(ad, now_ns);
+	return true;
+}
+
+static enum hrtimer_restart as_antic_timer_fn(struct hrtimer *timer)
+{
+	struct as_data *ad = container_of(timer, struct as_data, antic_timer);
+	bool kick = false;
+	unsigned long flags;
+	u64 now_ns = ktime_get_ns();
+
+	spin_lock_irqsave(&ad->lock, flags);
+	if (ad->antic_state != AS_ANTIC_OFF && now_ns >= ad->antic_deadline_ns) {
+		enum as_verdict v = AS_STOP_FIFO_EXPIRED;
+
+		if (ad->antic_state == AS_ANTIC_WAIT_NEXT &&
+		    now_ns - ad->antic_start_ns >= ad->antic_expire_ns)
+			v = AS_STOP_TIMEOUT;
+		as_antic_stop(ad, v);
+		kick = true;
+	}
+	spin_unlock_irqrestore(&ad->lock, flags);
+
+	if (kick)
+		as_kick(ad);
+	return HRTIMER_NORESTART;
+}
+
+/* ---- hardware awareness ------------------------------------------------- */
+
+static void as_hw_sample(struct as_data *ad)
+{
+	bool deep;
+
+	/* Only meaningful when the scheduler could have given more. */
+	if (!ad->nr_queued[AS_READ] && !ad->nr_queued[AS_WRITE])
+		return;
+	ad->hw_window_max = max(ad->hw_window_max, ad->nr_inflight);
+	if (++ad->hw_samples < AS_HW_WINDOW)
+		return;
+	ad->hw_max_inflight = ad->hw_window_max;
+	ad->hw_samples = 0;
+	ad->hw_window_max = 0;
+	deep = ad->hw_max_inflight > ad->deep_queue_depth;
+	if (ad->deep_queue_depth && deep != ad->deep_queue) {
+		ad->deep_queue = !ad->deep_queue;
+		blk_add_trace_msg(ad->q, "as deep_queue %d (max inflight %u)",
+				  ad->deep_queue, ad->hw_max_inflight);
+	}
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+static struct request *as_pick(struct as_data *ad, enum as_dir dir)
+{
+	struct request *rq;
+
+	if (as_fifo_expired(ad, dir))
+		return as_fifo_head(ad, dir);
+	rq = as_from_pos(ad, dir, ad->next_pos[dir]);
+	return rq ?: as_fifo_head(ad, dir);
+}
+
+static void as_start_batch(struct as_data *ad, enum as_dir dir)
+{
+	unsigned long now = jiffies;
+
+	if (ad->batch_dir == AS_WRITE && dir == AS_READ) {
+		unsigned int old = ad->write_batch_count;
+
+		ad->write_batch_count =
+			as_tune_write_batch(old, now - ad->batch_start,
+					    ad->batch_expire[AS_WRITE],
+					    ad->write_batch_exhausted);
+		if (old != ad->write_batch_count)
+			blk_add_trace_msg(ad->q, "as write_batch %u", ad->write_batch_count);
+	}
+	ad->batch_dir = dir;
+	ad->batch_start = now;
+	ad->write_count = 0;
+	ad->write_batch_exhausted = false;
+}
+
+static struct request *__as_dispatch(struct as_data *ad)
+{
+	bool reads, writes;
+	struct request *rq;
+	u64 now_ns;
+
+	if (!list_empty(&ad->dispatch)) {
+		rq = list_first_entry(&ad->dispatch, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+		return rq;
+	}
+
+	reads = !list_empty(&ad->fifo_list[AS_READ]);
+	writes = !list_empty(&ad->fifo_list[AS_WRITE]);
+	if (!reads && !writes)
+		return NULL;
+
+	if (ad->antic_state != AS_ANTIC_OFF) {
+		enum as_verdict v;
+
+		now_ns = ktime_get_ns();
+		rq = reads ? as_pick(ad, AS_READ) : NULL;
+		v = as_check(ad, rq, now_ns);
+		if (v == AS_KEEP_WAITING)
+			return NULL;
+		as_antic_stop(ad, v);
+	}
+
+	if (ad->batch_dir == AS_READ) {
+		if (!as_batch_expired(ad)) {
+			if (reads) {
+				rq = as_pick(ad, AS_READ);
+				if (!as_fifo_expired(ad, AS_READ) &&
+				    as_try_anticipate(ad, rq))
+					return NULL;
+				return rq;
+			}
+			if (as_try_anticipate(ad, NULL))
+				return NULL;
+		}
+		if (writes) {
+			as_start_batch(ad, AS_WRITE);
+			return as_pick(ad, AS_WRITE);
+		}
+		as_start_batch(ad, AS_READ);
+		return as_pick(ad, AS_READ);
+	}
+
+	/* write batch */
+	if (writes) {
+		bool over = time_after_eq(jiffies, ad->batch_start +
+					  ad->batch_expire[AS_WRITE]);
+
+		if (ad->write_count >= ad->write_batch_count) {
+			ad->write_batch_exhausted = true;
+			over = true;
+		}
+		if (!reads || !over)
+			return as_pick(ad, AS_WRITE);
+	}
+	as_start_batch(ad, AS_READ);
+	return as_pick(ad, AS_READ);
+}
+
+static void as_account_dispatch(struct as_data *ad, struct request *rq)
+{
+	unsigned long flags = as_rq_flags(rq);
+	enum as_dir dir = rq_data_dir(rq);
+
+	if (!RB_EMPTY_NODE(&rq->rb_node) || !list_empty(&rq->queuelist))
+		as_del_rq(ad, rq);
+	flags = as_rq_flags(rq);
+
+	ad->next_pos[dir] = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	if (dir == AS_WRITE) {
+		ad->write_count++;
+	} else {
+		struct as_io_cq *aic = rq_aic(rq);
+
+		if (aic && !aic->exited) {
+			aic->nr_inflight++;
+			ad->last_aic = aic;
+		} else {
+			ad->last_aic = NULL;
+		}
+		ad->last_read_end = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	}
+	ad->antic_cooldown = false;
+	ad->nr_inflight++;
+	as_rq_set_flags(rq, flags | AS_RQ_INFLIGHT);
+	as_hw_sample(ad);
+}
+
+static struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx)
+{
+	struct as_data *ad = hctx->queue->elevator->elevator_data;
+	struct request *rq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ad->lock, flags);
+	rq = __as_dispatch(ad);
+	if (rq) {
+		as_account_dispatch(ad, rq);
+		rq->rq_flags |= RQF_STARTED;
+	}
+	spin_unlock_irqrestore(&ad->lock, flags);
+	return rq;
+}
+
+static bool as_has_work(struct blk_mq_hw_ctx *hctx)
+{
+	struct as_data *ad = hctx->queue->elevator->elevator_data;
+
+	if (!list_empty_careful(&ad->dispatch))
+		return true;
+	if (list_empty_careful(&ad->fifo_list[AS_READ]) &&
+	    list_empty_careful(&ad->fifo_list[AS_WRITE]))
+		return false;
+	/* While holding, the hrtimer or an arriving request reruns the queue. */
+	return READ_ONCE(ad->antic_state) == AS_ANTIC_OFF;
+}
+
+/* ---- completion --------------------------------------------------------- */
+
+/* Undo the in-flight accounting of @rq; returns its aic if it was a read. */
+static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq)
+{
+	unsigned long flags = as_rq_flags(rq);
+	struct as_io_cq *aic = NULL;
+
+	if (!(flags & AS_RQ_INFLIGHT))
+		return NULL;
+	as_rq_set_flags(rq, flags & ~AS_RQ_INFLIGHT);
+	if (!WARN_ON_ONCE(!ad->nr_inflight))
+		ad->nr_inflight--;
+	if (rq_data_dir(rq) == AS_READ) {
+		aic = rq_aic(rq);
+		if (aic && !WARN_ON_ONCE(!aic->nr_inflight))
+			aic->nr_inflight--;
+	}
+	return aic;
+}
+
+static void as_completed_request(struct request *rq, u64 now)
+{
+	struct as_data *ad = rq->q->elevator->elevator_data;
+	struct as_io_cq *aic;
+	unsigned long flags;
+	bool kick = false;
+
+	spin_lock_irqsave(&ad->lock, flags);
+	aic = as_rq_done(ad, rq);
+	if (aic && !aic->nr_inflight) {
+		u64 now_ns = ktime_get_ns();
+
+		aic->st.idle_since_ns = now_ns;
+		if (ad->antic_state == AS_ANTIC_WAIT_REQ && ad->antic_aic == aic) {
+			as_antic_waitnext(ad, now_ns);
+			kick = ad->antic_state == AS_ANTIC_OFF;
+		}
+	}
+	spin_unlock_irqrestore(&ad->lock, flags);
+	if (kick)
+		as_kick(ad);
+}
+
+static void as_requeue_request(struct request *rq)
+{
+	struct as_data *ad = rq->q->elevator->elevator_data;
+	struct as_io_cq *aic;
+	unsigned long flags;
+	bool kick = false;
+
+	spin_lock_irqsave(&ad->lock, flags);
+	aic = as_rq_done(ad, rq);
+	if (aic && aic == ad->antic_aic && ad->antic_state == AS_ANTIC_WAIT_REQ &&
+	    !aic->nr_inflight) {
+		as_antic_stop(ad, AS_STOP_DISABLED);
+		kick = true;
+	}
+	spin_unlock_irqrestore(&ad->lock, flags);
+	if (kick)
+		as_kick(ad);
+}
+
+static void as_prepare_request(struct request *rq)
+{
+	rq->elv.icq = ioc_find_get_icq(rq->q);
+	rq->elv.priv[0] = NULL;
+}
+
+static void as_finish_request(struct request *rq)
+{
+	struct as_data *ad = rq->q->elevator->elevator_data;
+
+	if (as_rq_flags(rq) & AS_RQ_INFLIGHT) {
+		unsigned long flags;
+
+		/* Freed without a completion (e.g. a failed dispatch). */
+		spin_lock_irqsave(&ad->lock, flags);
+		as_rq_done(ad, rq);
+		spin_unlock_irqrestore(&ad->lock, flags);
+	}
+	if (rq->elv.icq) {
+		put_io_context(rq->elv.icq->ioc);
+		rq->elv.icq = NULL;
+	}
+}
+
+/* ---- insertion and merging ---------------------------------------------- */
+
+/* A new read arrived: does it end the wait? */
+static bool as_insert_check(struct as_data *ad, struct request *rq)
+{
+	enum as_verdict v;
+
+	if (ad->antic_state == AS_ANTIC_OFF)
+		return false;
+	v = as_check(ad, rq, ktime_get_ns());
+	if (v == AS_KEEP_WAITING)
+		return false;
+	as_antic_stop(ad, v);
+	return true;
+}
+
+static void as_update_proc_stats(struct as_data *ad, struct request *rq,
+				 struct as_io_cq *aic)
+{
+	u64 now_ns = ktime_get_ns();
+	u64 cap = max_t(u64, 2 * ad->antic_expire_ns, NSEC_PER_MSEC);
+
+	if (aic->st.idle_since_ns) {
+		u64 t = now_ns > aic->st.idle_since_ns ?
+			now_ns - aic->st.idle_since_ns : 0;
+
+		as_stats_add_ttime(&aic->st, t, cap);
+		as_stats_add_ttime(&ad->new_proc_st, t, cap);
+		aic->st.idle_since_ns = 0;
+	}
+	as_stats_add_seek(&aic->st, blk_rq_pos(rq), blk_rq_sectors(rq));
+}
+
+static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
+			      blk_insert_t insert_flags, struct list_head *free)
+{
+	struct request_queue *q = hctx->queue;
+	struct as_data *ad = q->elevator->elevator_data;
+	enum as_dir dir = rq_data_dir(rq);
+	unsigned long flags = as_rq_flags(rq);
+	struct as_io_cq *aic = rq_aic(rq);
+
+	lockdep_assert_held(&ad->lock);
+
+	if (dir == AS_READ && aic && !(flags & AS_RQ_SEEN)) {
+		as_update_proc_stats(ad, rq, aic);
+		flags |= AS_RQ_SEEN;
+		as_rq_set_flags(rq, flags);
+	}
+
+	if (blk_mq_sched_try_insert_merge(q, rq, free))
+		return;
+
+	trace_block_rq_insert(rq);
+
+	if (insert_flags & BLK_MQ_INSERT_AT_HEAD) {
+		list_add(&rq->queuelist, &ad->dispatch);
+		rq->fifo_time = jiffies;
+		return;
+	}
+
+	elv_rb_add(&ad->sort_list[dir], rq);
+	ad->nr_queued[dir]++;
+	if (rq_mergeable(rq)) {
+		elv_rqhash_add(q, rq);
+		if (!q->last_merge)
+			q->last_merge = rq;
+	}
+	rq->fifo_time = jiffies + ad->fifo_expire[dir];
+	list_add_tail(&rq->queuelist, &ad->fifo_list[dir]);
+
+	if (dir == AS_READ && aic) {
+		aic->nr_queued++;
+		as_rq_set_flags(rq, flags | AS_RQ_QUEUED);
+	}
+	if (dir == AS_READ)
+		as_insert_check(ad, rq);
+}
+
+static void as_insert_requests(struct blk_mq_hw_ctx *hctx,
+			       struct list_head *list, blk_insert_t flags)
+{
+	struct as_data *ad = hctx->queue->elevator->elevator_data;
+	unsigned long irqflags;
+	LIST_HEAD(free);
+
+	spin_lock_irqsave(&ad->lock, irqflags);
+	while (!list_empty(list)) {
+		struct request *rq;
+
+		rq = list_first_entry(list, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+		as_insert_request(hctx, rq, flags, &free);
+	}
+	spin_unlock_irqrestore(&ad->lock, irqflags);
+
+	blk_mq_free_requests(&free);
+}
+
+static int as_request_merge(struct request_queue *q, struct request **rq,
+			    struct bio *bio)
+{
+	struct as_data *ad = q->elevator->elevator_data;
+	sector_t sector = bio_end_sector(bio);
+	struct request *__rq;
+
+	if (!ad->front_merges)
+		return ELEVATOR_NO_MERGE;
+
+	__rq = elv_rb_find(&ad->sort_list[bio_data_dir(bio)], sector);
+	if (__rq && elv_bio_merge_ok(__rq, bio)) {
+		*rq = __rq;
+		if (blk_discard_mergable(__rq))
+			return ELEVATOR_DISCARD_MERGE;
+		return ELEVATOR_FRONT_MERGE;
+	}
+	return ELEVATOR_NO_MERGE;
+}
+
+static void as_request_merged(struct request_queue *q, struct request *req,
+			      enum elv_merge type)
+{
+	struct as_data *ad = q->elevator->elevator_data;
+
+	/* A front merge changes the sector the request is sorted by. */
+	if (type == ELEVATOR_FRONT_MERGE && !RB_EMPTY_NODE(&req->rb_node)) {
+		elv_rb_del(&ad->sort_list[rq_data_dir(req)], req);
+		elv_rb_add(&ad->sort_list[rq_data_dir(req)], req);
+	}
+}
+
+static void as_requests_merged(struct request_queue *q, struct request *req,
+			       struct request *next)
+{
+	struct as_data *ad = q->elevator->elevator_data;
+
+	lockdep_assert_held(&ad->lock);
+
+	/* @req inherits the earlier deadline and FIFO position of @next. */
+	if (!list_empty(&req->queuelist) && !list_empty(&next->queuelist) &&
+	    time_before((unsigned long)next->fifo_time,
+			(unsigned long)req->fifo_time)) {
+		list_move(&req->queuelist, &next->queuelist);
+		req->fifo_time = next->fifo_time;
+	}
+	as_del_rq(ad, next);
+}
+
+static bool as_bio_merge(struct request_queue *q, struct bio *bio,
+			 unsigned int nr_segs)
+{
+	struct as_data *ad = q->elevator->elevator_data;
+	struct request *free = NULL;
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ad->lock, flags);
+	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	spin_unlock_irqrestore(&ad->lock, flags);
+
+	if (free)
+		blk_mq_free_request(free);
+	return ret;
+}
+
+/* ---- tag depth ---------------------------------------------------------- */
+
+static void as_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+{
+	struct as_data *ad = data->q->elevator->elevator_data;
+
+	/* Keep some scheduler tags for synchronous reads. */
+	if (op_is_sync(opf) && !op_is_write(opf))
+		return;
+	data->shallow_depth = ad->async_depth;
+}
+
+static void as_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct request_queue *q = hctx->queue;
+	struct as_data *ad = q->elevator->elevator_data;
+
+	ad->async_depth = max(1UL, 3UL * q->nr_requests / 4);
+	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
+					ad->async_depth);
+}
+
+static int as_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
+{
+	as_depth_updated(hctx);
+	return 0;
+}
+
+/* ---- io_cq -------------------------------------------------------------- */
+
+static void as_init_icq(struct io_cq *icq)
+{
+	struct as_io_cq *aic = icq_to_aic(icq);
+
+	memset(&aic->st, 0, sizeof(aic->st));
+	aic->nr_queued = 0;
+	aic->nr_inflight = 0;
+	aic->exited = false;
+}
+
+static void as_exit_icq(struct io_cq *icq)
+{
+	struct as_io_cq *aic = icq_to_aic(icq);
+	struct as_data *ad = icq->q->elevator->elevator_data;
+	unsigned long flags;
+	bool kick = false;
+
+	spin_lock_irqsave(&ad->lock, flags);
+	aic->exited = true;
+	if (ad->last_aic == aic)
+		ad->last_aic = NULL;
+	if (ad->antic_aic == aic) {
+		as_antic_stop(ad, AS_STOP_EXITED);
+		kick = !list_empty(&ad->fifo_list[AS_READ]) ||
+		       !list_empty(&ad->fifo_list[AS_WRITE]);
+	}
+	spin_unlock_irqrestore(&ad->lock, flags);
+	if (kick)
+		as_kick(ad);
+}
+
+/* ---- init and exit ------------------------------------------------------ */
+
+static int as_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	struct as_data *ad;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return -ENOMEM;
+
+	ad = kzalloc_node(sizeof(*ad), GFP_KERNEL, q->node);
+	if (!ad) {
+		kobject_put(&eq->kobj);
+		return -ENOMEM;
+	}
+	eq->elevator_data = ad;
+
+	ad->q = q;
+	spin_lock_init(&ad->lock);
+	INIT_LIST_HEAD(&ad->dispatch);
+	INIT_LIST_HEAD(&ad->fifo_list[AS_READ]);
+	INIT_LIST_HEAD(&ad->fifo_list[AS_WRITE]);
+	ad->sort_list[AS_READ] = RB_ROOT;
+	ad->sort_list[AS_WRITE] = RB_ROOT;
+	hrtimer_init(&ad->antic_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	ad->antic_timer.function = as_antic_timer_fn;
+
+	ad->fifo_expire[AS_READ] = msecs_to_jiffies(AS_READ_EXPIRE_MS);
+	ad->fifo_expire[AS_WRITE] = msecs_to_jiffies(AS_WRITE_EXPIRE_MS);
+	ad->batch_expire[AS_READ] = msecs_to_jiffies(AS_READ_BATCH_EXPIRE_MS);
+	ad->batch_expire[AS_WRITE] = msecs_to_jiffies(AS_WRITE_BATCH_EXPIRE_MS);
+	ad->antic_expire_ns = AS_ANTIC_EXPIRE_MS * NSEC_PER_MSEC;
+	ad->deep_queue_depth = AS_DEEP_QUEUE_DEPTH;
+	ad->front_merges = 1;
+	ad->write_batch_count = AS_WRITE_BATCH_DEFAULT;
+	ad->batch_dir = AS_READ;
+	ad->batch_start = jiffies;
+
+	/* Scheduling state is per queue: dispatch from one hardware queue. */
+	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+
+	q->elevator = eq;
+	return 0;
+}
+
+static void as_exit_sched(struct elevator_queue *e)
+{
+	struct as_data *ad = e->elevator_data;
+
+	hrtimer_cancel(&ad->antic_timer);
+
+	WARN_ON_ONCE(!list_empty(&ad->dispatch));
+	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_READ]));
+	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_WRITE]));
+	WARN_ON_ONCE(ad->nr_inflight);
+
+	kfree(ad);
+}
+
+/* ---- sysfs -------------------------------------------------------------- */
+
+static ssize_t as_store_uint(const char *page, size_t count, unsigned int min,
+			     unsigned int max, unsigned int *val)
+{
+	unsigned int v;
+	int ret;
+
+	ret = kstrtouint(page, 10, &v);
+	if (ret)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -EINVAL;
+	*val = v;
+	return count;
+}
+
+static ssize_t as_ms_show(char *page, unsigned int *field)
+{
+	return sysfs_emit(page, "%u\n", jiffies_to_msecs(READ_ONCE(*field)));
+}
+
+static ssize_t as_ms_store(const char *page, size_t count, unsigned int *field)
+{
+	unsigned int ms;
+	ssize_t ret;
+
+	ret = as_store_uint(page, count, 1, AS_MAX_EXPIRE_MS, &ms);
+	if (ret < 0)
+		return ret;
+	WRITE_ONCE(*field, msecs_to_jiffies(ms));
+	return ret;
+}
+
+static ssize_t as_read_expire_show(struct elevator_queue *e, char *page)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return as_ms_show(page, &ad->fifo_expire[AS_READ]);
+}
+
+static ssize_t as_read_expire_store(struct elevator_queue *e, const char *page,
+				    size_t count)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return as_ms_store(page, count, &ad->fifo_expire[AS_READ]);
+}
+
+static ssize_t as_write_expire_show(struct elevator_queue *e, char *page)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return as_ms_show(page, &ad->fifo_expire[AS_WRITE]);
+}
+
+static ssize_t as_write_expire_store(struct elevator_queue *e, const char *page,
+				     size_t count)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return as_ms_store(page, count, &ad->fifo_expire[AS_WRITE]);
+}
+
+static ssize_t as_read_batch_expire_show(struct elevator_queue *e, char *page)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return as_ms_show(page, &ad->batch_expire[AS_READ]);
+}
+
+static ssize_t as_read_batch_expire_store(struct elevator_queue *e,
+					  const char *page, size_t count)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return as_ms_store(page, count, &ad->batch_expire[AS_READ]);
+}
+
+static ssize_t as_write_batch_expire_show(struct elevator_queue *e, char *page)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return as_ms_show(page, &ad->batch_expire[AS_WRITE]);
+}
+
+static ssize_t as_write_batch_expire_store(struct elevator_queue *e,
+					   const char *page, size_t count)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return as_ms_store(page, count, &ad->batch_expire[AS_WRITE]);
+}
+
+static ssize_t as_antic_expire_show(struct elevator_queue *e, char *page)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return sysfs_emit(page, "%llu\n",
+			  div_u64(READ_ONCE(ad->antic_expire_ns), NSEC_PER_MSEC));
+}
+
+static ssize_t as_antic_expire_store(struct elevator_queue *e,
+				     const char *page, size_t count)
+{
+	struct as_data *ad = e->elevator_data;
+	unsigned int ms;
+	ssize_t ret;
+
+	ret = as_store_uint(page, count, 0, AS_MAX_ANTIC_EXPIRE_MS, &ms);
+	if (ret < 0)
+		return ret;
+	WRITE_ONCE(ad->antic_expire_ns, (u64)ms * NSEC_PER_MSEC);
+	return ret;
+}
+
+static ssize_t as_deep_queue_depth_show(struct elevator_queue *e, char *page)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return sysfs_emit(page, "%u\n", READ_ONCE(ad->deep_queue_depth));
+}
+
+static ssize_t as_deep_queue_depth_store(struct elevator_queue *e,
+					 const char *page, size_t count)
+{
+	struct as_data *ad = e->elevator_data;
+	unsigned long flags;
+	unsigned int v;
+	ssize_t ret;
+
+	ret = as_store_uint(page, count, 0, 4096, &v);
+	if (ret < 0)
+		return ret;
+	spin_lock_irqsave(&ad->lock, flags);
+	ad->deep_queue_depth = v;
+	if (!v)
+		ad->deep_queue = false;
+	spin_unlock_irqrestore(&ad->lock, flags);
+	return ret;
+}
+
+static ssize_t as_front_merges_show(struct elevator_queue *e, char *page)
+{
+	struct as_data *ad = e->elevator_data;
+
+	return sysfs_emit(page, "%u\n", READ_ONCE(ad->front_merges));
+}
+
+static ssize_t as_front_merges_store(struct elevator_queue *e,
+				     const char *page, size_t count)
+{
+	struct as_data *ad = e->elevator_data;
+	unsigned int v;
+	ssize_t ret;
+
+	ret = as_store_uint(page, count, 0, 1, &v);
+	if (ret < 0)
+		return ret;
+	WRITE_ONCE(ad->front_merges, v);
+	return ret;
+}
+
+#define AS_STAT_ATTR(name, expr)					\
+static ssize_t as_##name##_show(struct elevator_queue *e, char *page)	\
+{									\
+	struct as_data *ad = e->elevator_data;				\
+	unsigned long flags, v;						\
+									\
+	spin_lock_irqsave(&ad->lock, flags);				\
+	v = (expr);							\
+	spin_unlock_irqrestore(&ad->lock, flags);			\
+	return sysfs_emit(page, "%lu\n", v);				\
+}
+
+AS_STAT_ATTR(antic_starts, ad->stat_starts);
+AS_STAT_ATTR(antic_hits, ad->stat_hits);
+AS_STAT_ATTR(antic_timeouts, ad->stat_stop[AS_STOP_TIMEOUT]);
+AS_STAT_ATTR(antic_declined, ad->stat_declined);
+AS_STAT_ATTR(antic_break_thinktime, ad->stat_stop[AS_STOP_THINKTIME]);
+AS_STAT_ATTR(antic_break_exit, ad->stat_stop[AS_STOP_EXITED]);
+AS_STAT_ATTR(antic_break_close, ad->stat_stop[AS_STOP_CLOSE_OTHER]);
+AS_STAT_ATTR(antic_break_fifo, ad->stat_stop[AS_STOP_FIFO_EXPIRED]);
+AS_STAT_ATTR(antic_break_far, ad->stat_stop[AS_STOP_FAR]);
+AS_STAT_ATTR(antic_break_batch, ad->stat_stop[AS_STOP_BATCH]);
+AS_STAT_ATTR(antic_break_other, ad->stat_stop[AS_STOP_DISABLED]);
+AS_STAT_ATTR(deep_queue, ad->deep_queue);
+AS_STAT_ATTR(max_inflight, ad->hw_max_inflight);
+AS_STAT_ATTR(write_batch_count, ad->write_batch_count);
+
+#define AS_RW_ATTR(name) __ATTR(name, 0644, as_##name##_show, as_##name##_store)
+#define AS_RO_ATTR(name) __ATTR(name, 0444, as_##name##_show, NULL)
+
+static struct elv_fs_entry as_attrs[] = {
+	AS_RW_ATTR(read_expire),
+	AS_RW_ATTR(write_expire),
+	AS_RW_ATTR(read_batch_expire),
+	AS_RW_ATTR(write_batch_expire),
+	AS_RW_ATTR(antic_expire),
+	AS_RW_ATTR(deep_queue_depth),
+	AS_RW_ATTR(front_merges),
+	AS_RO_ATTR(antic_starts),
+	AS_RO_ATTR(antic_hits),
+	AS_RO_ATTR(antic_timeouts),
+	AS_RO_ATTR(antic_declined),
+	AS_RO_ATTR(antic_break_thinktime),
+	AS_RO_ATTR(antic_break_exit),
+	AS_RO_ATTR(antic_break_close),
+	AS_RO_ATTR(antic_break_fifo),
+	AS_RO_ATTR(antic_break_far),
+	AS_RO_ATTR(antic_break_batch),
+	AS_RO_ATTR(antic_break_other),
+	AS_RO_ATTR(deep_queue),
+	AS_RO_ATTR(max_inflight),
+	AS_RO_ATTR(write_batch_count),
+	__ATTR_NULL
+};
+
+/* ---- debugfs ------------------------------------------------------------ */
+
+#ifdef CONFIG_BLK_DEBUG_FS
+static void *as_fifo_start(struct seq_file *m, loff_t *pos, enum as_dir dir)
+	__acquires(&ad->lock)
+{
+	struct request_queue *q = m->private;
+	struct as_data *ad = q->elevator->elevator_data;
+
+	spin_lock_irq(&ad->lock);
+	return seq_list_start(&ad->fifo_list[dir], *pos);
+}
+
+static void *as_fifo_next(struct seq_file *m, void *v, loff_t *pos,
+			  enum as_dir dir)
+{
+	struct request_queue *q = m->private;
+	struct as_data *ad = q->elevator->elevator_data;
+
+	return seq_list_next(v, &ad->fifo_list[dir], pos);
+}
+
+static void as_fifo_stop(struct seq_file *m, void *v)
+	__releases(&ad->lock)
+{
+	struct request_queue *q = m->private;
+	struct as_data *ad = q->elevator->elevator_data;
+
+	spin_unlock_irq(&ad->lock);
+}
+
+static void *as_read_fifo_start(struct seq_file *m, loff_t *pos)
+{
+	return as_fifo_start(m, pos, AS_READ);
+}
+
+static void *as_read_fifo_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return as_fifo_next(m, v, pos, AS_READ);
+}
+
+static void *as_write_fifo_start(struct seq_file *m, loff_t *pos)
+{
+	return as_fifo_start(m, pos, AS_WRITE);
+}
+
+static void *as_write_fifo_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return as_fifo_next(m, v, pos, AS_WRITE);
+}
+
+static const struct seq_operations as_read_fifo_seq_ops = {
+	.start	= as_read_fifo_start,
+	.next	= as_read_fifo_next,
+	.stop	= as_fifo_stop,
+	.show	= blk_mq_debugfs_rq_show,
+};
+
+static const struct seq_operations as_write_fifo_seq_ops = {
+	.start	= as_write_fifo_start,
+	.next	= as_write_fifo_next,
+	.stop	= as_fifo_stop,
+	.show	= blk_mq_debugfs_rq_show,
+};
+
+static void *as_dispatch_start(struct seq_file *m, loff_t *pos)
+	__acquires(&ad->lock)
+{
+	struct request_queue *q = m->private;
+	struct as_data *ad = q->elevator->elevator_data;
+
+	spin_lock_irq(&ad->lock);
+	return seq_list_start(&ad->dispatch, *pos);
+}
+
+static void *as_dispatch_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct request_queue *q = m->private;
+	struct as_data *ad = q->elevator->elevator_data;
+
+	return seq_list_next(v, &ad->dispatch, pos);
+}
+
+static void as_dispatch_stop(struct seq_file *m, void *v)
+	__releases(&ad->lock)
+{
+	struct request_queue *q = m->private;
+	struct as_data *ad = q->elevator->elevator_data;
+
+	spin_unlock_irq(&ad->lock);
+}
+
+static const struct seq_operations as_dispatch_seq_ops = {
+	.start	= as_dispatch_start,
+	.next	= as_dispatch_next,
+	.stop	= as_dispatch_stop,
+	.show	= blk_mq_debugfs_rq_show,
+};
+
+static int as_state_show(void *data, struct seq_file *m)
+{
+	static const char *const state[] = {
+		[AS_ANTIC_OFF]		= "off",
+		[AS_ANTIC_WAIT_REQ]	= "wait_req",
+		[AS_ANTIC_WAIT_NEXT]	= "wait_next",
+	};
+	struct request_queue *q = data;
+	struct as_data *ad = q->elevator->elevator_data;
+
+	spin_lock_irq(&ad->lock);
+	seq_printf(m, "antic %s\nbatch %s\nwrite_count %u\nwrite_batch_count %u\n",
+		   state[ad->antic_state],
+		   ad->batch_dir == AS_READ ? "read" : "write",
+		   ad->write_count, ad->write_batch_count);
+	seq_printf(m, "queued %u %u\ninflight %u\ndeep_queue %d\n",
+		   ad->nr_queued[AS_READ], ad->nr_queued[AS_WRITE],
+		   ad->nr_inflight, ad->deep_queue);
+	seq_printf(m, "mean_ttime_us %llu\nmean_seek %llu\n",
+		   div_u64(ad->new_proc_st.ttime_mean, NSEC_PER_USEC),
+		   ad->new_proc_st.seek_mean);
+	spin_unlock_irq(&ad->lock);
+	return 0;
+}
+
+static const struct blk_mq_debugfs_attr as_queue_debugfs_attrs[] = {
+	{"read_fifo_list", 0400, .seq_ops = &as_read_fifo_seq_ops},
+	{"write_fifo_list", 0400, .seq_ops = &as_write_fifo_seq_ops},
+	{"dispatch", 0400, .seq_ops = &as_dispatch_seq_ops},
+	{"state", 0400, as_state_show},
+	{},
+};
+#endif
+
+static struct elevator_type anticipatory_sched = {
+	.ops = {
+		.init_sched		= as_init_sched,
+		.exit_sched		= as_exit_sched,
+		.init_hctx		= as_init_hctx,
+		.depth_updated		= as_depth_updated,
+		.limit_depth		= as_limit_depth,
+		.insert_requests	= as_insert_requests,
+		.dispatch_request	= as_dispatch_request,
+		.has_work		= as_has_work,
+		.prepare_request	= as_prepare_request,
+		.finish_request		= as_finish_request,
+		.completed_request	= as_completed_request,
+		.requeue_request	= as_requeue_request,
+		.bio_merge		= as_bio_merge,
+		.request_merge		= as_request_merge,
+		.request_merged		= as_request_merged,
+		.requests_merged	= as_requests_merged,
+		.next_request		= elv_rb_latter_request,
+		.former_request		= elv_rb_former_request,
+		.init_icq		= as_init_icq,
+		.exit_icq		= as_exit_icq,
+	},
+	.icq_size	= sizeof(struct as_io_cq),
+	.icq_align	= __alignof__(struct as_io_cq),
+#ifdef CONFIG_BLK_DEBUG_FS
+	.queue_debugfs_attrs = as_queue_debugfs_attrs,
+#endif
+	.elevator_attrs = as_attrs,
+	.elevator_name	= "anticipatory",
+	.elevator_owner	= THIS_MODULE,
+};
+MODULE_ALIAS("anticipatory-iosched");
+
+static int __init as_init(void)
+{
+	return elv_register(&anticipatory_sched);
+}
+
+static void __exit as_exit(void)
+{
+	elv_unregister(&anticipatory_sched);
+}
+
+module_init(as_init);
+module_exit(as_exit);
+
+MODULE_AUTHOR("blk26 developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Anticipatory I/O scheduler");

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Anticipatory I/O scheduler: the statistics and the decision function,
+ * shared with the KUnit tests.
+ */
+#ifndef _ANTICIPATORY_IOSCHED_H
+#define _ANTICIPATORY_IOSCHED_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+/* Decaying means: each new sample has weight 1/AS_EWMA_WEIGHT. */
+#define AS_EWMA_WEIGHT		8
+#define AS_SAMPLES_MAX		255
+/* Samples needed before a mean is trusted. */
+#define AS_MIN_SAMPLES		3
+/* Seek samples are clipped to this many sectors (8 GiB). */
+#define AS_SEEK_CAP		BIT_ULL(24)
+/* "Close" window at the start of a wait, in sectors (2 MiB). */
+#define AS_CLOSE_BASE		4096ULL
+
+/* Per-process statistics, kept in the io_cq. */
+struct as_proc_stats {
+	u64	ttime_mean;	/* think time, ns */
+	u64	seek_mean;	/* seek distance, sectors */
+	u32	ttime_samples;
+	u32	seek_samples;
+	u64	idle_since_ns;	/* last read completed, none in flight; 0: busy */
+	sector_t last_end;	/* end of its last read */
+	bool	have_pos;
+};
+
+/* Why a wait ends (or AS_KEEP_WAITING). */
+enum as_verdict {
+	AS_KEEP_WAITING,
+	AS_STOP_HIT,		/* awaited process issued a close read */
+	AS_STOP_TIMEOUT,	/* antic_expire passed */
+	AS_STOP_THINKTIME,	/* mean think time > antic_expire */
+	AS_STOP_EXITED,		/* awaited process exited */
+	AS_STOP_CLOSE_OTHER,	/* another process's read is close enough */
+	AS_STOP_FIFO_EXPIRED,	/* a FIFO deadline expired */
+	AS_STOP_FAR,		/* awaited read arrived, but not close */
+	AS_STOP_BATCH,		/* read batch over, writes waiting */
+	AS_STOP_DISABLED,	/* antic_expire 0, deep queue, requeue */
+	AS_NR_VERDICTS,
+};
+
+struct as_antic_input {
+	u64	antic_expire_ns;
+	u64	elapsed_ns;		/* since the awaited read completed */
+	bool	waiting_next;		/* that read has completed */
+	bool	disabled;		/* device keeps a deep queue */
+	bool	fifo_expired;
+	bool	batch_expired;
+	bool	exited;
+	const struct as_proc_stats *st;	/* of the awaited process */
+	sector_t last_pos;		/* end of its last read */
+	/* candidate request (a read), if any */
+	bool	have_rq;
+	bool	rq_same_process;
+	sector_t rq_pos;
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void as_stats_add_ttime(struct as_proc_stats *st, u64 ttime_ns, u64 cap_ns);
+void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
+		       unsigned int nr_sectors);
+u64 as_close_window(u64 elapsed_ns, u64 antic_expire_ns);
+enum as_verdict as_antic_decide(const struct as_antic_input *c);
+unsigned int as_tune_write_batch(unsigned int count, unsigned long elapsed,
+				 unsigned long target, bool exhausted);
+#endif
+
+#endif /* _ANTICIPATORY_IOSCHED_H */
