@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the simhba disk model.
+ *
+ * The tests drive the same model code the driver uses, on a virtual clock:
+ * a closed loop keeps a fixed number of operations outstanding and replaces
+ * each one as it completes.
+ */
+
+#include <kunit/test.h>
+#include <linux/math64.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+#include <linux/time64.h>
+
+#include "simhba_model.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+struct gen {
+	bool random;
+	u64 next;
+	u64 lo, span;		/* random LBAs in [lo, lo + span) */
+	u32 nsect;
+	bool write;
+	struct rnd_state rs;
+};
+
+static void gen_fill(struct gen *g, struct simhba_op *op)
+{
+	INIT_LIST_HEAD(&op->node);
+	op->nsect = g->nsect;
+	op->write = g->write;
+	op->fua = false;
+	op->flush = false;
+	if (g->random) {
+		u64 r = ((u64)prandom_u32_state(&g->rs) << 32) |
+			prandom_u32_state(&g->rs);
+		u64 slot;
+
+		div64_u64_rem(r, div_u64(g->span, g->nsect), &slot);
+		op->lba = g->lo + slot * g->nsect;
+	} else {
+		op->lba = g->next;
+		g->next += g->nsect;
+	}
+}
+
+/* Run @total operations with @qd outstanding; returns the elapsed time. */
+static u64 run_closed(struct kunit *test, struct simhba_disk *d, struct gen *g,
+		      unsigned int qd, unsigned int total)
+{
+	struct simhba_op *ops, *op;
+	unsigned int issued = 0, done = 0, i;
+	u64 now = 0;
+
+	ops = kunit_kcalloc(test, qd, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	for (i = 0; i < qd && issued < total; i++, issued++) {
+		gen_fill(g, &ops[i]);
+		simhba_disk_enqueue(d, &ops[i], now, 0);
+	}
+	simhba_disk_dispatch(d, now);
+	while (done < total) {
+		now = simhba_disk_next_event(d);
+		KUNIT_ASSERT_NE(test, now, U64_MAX);
+		while (simhba_disk_reap(d, now, &op)) {
+			KUNIT_ASSERT_NOT_NULL(test, op);
+			done++;
+			if (issued < total) {
+				gen_fill(g, op);
+				simhba_disk_enqueue(d, op, now, 0);
+				issued++;
+			}
+		}
+		simhba_disk_dispatch(d, now);
+	}
+	KUNIT_EXPECT_TRUE(test, simhba_disk_idle(d));
+	return now;
+}
+
+static struct simhba_disk *new_disk(struct kunit *test, const char *name,
+				    u64 cap)
+{
+	const struct simhba_profile *p = simhba_find_profile(name);
+	struct simhba_disk *d;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, simhba_disk_init(d, p, cap), 0);
+	return d;
+}
+
+/* |a - b| <= b * pct / 100 */
+#define EXPECT_WITHIN_PCT(test, a, b, pct)				\
+	KUNIT_EXPECT_LE_MSG(test, abs((s64)(a) - (s64)(b)) * 100,	\
+			    (s64)(b) * (pct),				\
+			    "%lld not within %d%% of %lld",		\
+			    (s64)(a), (pct), (s64)(b))
+
+static void seek_curve_test(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < simhba_nprofiles; i++) {
+		const struct simhba_profile *p = &simhba_profiles[i];
+		struct simhba_disk *d;
+		struct rnd_state rs;
+		u64 prev = 0, s, sum = 0;
+		u32 c, step;
+
+		if (p->kind != SIMHBA_HDD)
+			continue;
+		d = new_disk(test, p->name, 0);
+		KUNIT_EXPECT_EQ(test, simhba_seek_ns(d, 0), 0);
+		KUNIT_EXPECT_EQ(test, simhba_seek_ns(d, 1), p->t2t_ns);
+		KUNIT_EXPECT_EQ(test, simhba_seek_ns(d, d->knee), p->avg_ns);
+		KUNIT_EXPECT_EQ(test, simhba_seek_ns(d, d->cyls - 1), p->full_ns);
+
+		step = max_t(u32, 1, d->cyls / 20000);
+		for (c = 1; c < d->cyls; c += (c < 2000 ? 1 : step)) {
+			s = simhba_seek_ns(d, c);
+			KUNIT_EXPECT_GE_MSG(test, s, prev, "%s: seek(%u) < seek(%u)",
+					    p->name, c, c - 1);
+			prev = s;
+		}
+
+		/* The mean over random pairs of cylinders is the average. */
+		prandom_seed_state(&rs, 42);
+		for (c = 0; c < 20000; c++) {
+			u32 a = prandom_u32_state(&rs) % d->cyls;
+			u32 b = prandom_u32_state(&rs) % d->cyls;
+
+			sum += simhba_seek_ns(d, a > b ? a - b : b - a);
+		}
+		EXPECT_WITHIN_PCT(test, div_u64(sum, 20000), p->avg_ns, 5);
+	}
+}
+
+/*
+ * Re-reading one sector with read-ahead off costs exactly one revolution,
+ * 60/RPM seconds, whatever the overheads.
+ */
+static void rotation_test(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < simhba_nprofiles; i++) {
+		const struct simhba_profile *p = &simhba_profiles[i];
+		struct simhba_disk *d;
+		struct simhba_op op, *done;
+		u64 now = 0, last = 0;
+		int n;
+
+		if (p->kind != SIMHBA_HDD)
+			continue;
+		d = new_disk(test, p->name, 0);
+		KUNIT_EXPECT_EQ(test, d->rot_ns, div_u64(60 * NSEC_PER_SEC, p->rpm));
+		d->p.ra_kib = 0;
+		for (n = 0; n < 10; n++) {
+			INIT_LIST_HEAD(&op.node);
+			op.lba = 12345;
+			op.nsect = 1;
+			op.write = false;
+			op.fua = false;
+			op.flush = false;
+			simhba_disk_enqueue(d, &op, now, 0);
+			simhba_disk_dispatch(d, now);
+			now = simhba_disk_next_event(d);
+			KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, now, &done));
+			if (n)
+				KUNIT_EXPECT_EQ(test, now - last, d->rot_ns);
+			last = now;
+		}
+	}
+}
+
+/* Sequential streaming reaches the media rate of the zone. */
+static void stream_rate_test(struct kunit *test)
+{
+	static const char * const names[] = { "u320-10k", "sata-7200" };
+	unsigned int i, z;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		for (z = 0; z < 2; z++) {
+			struct simhba_disk *d = new_disk(test, names[i], 0);
+			struct gen g = { .nsect = 256 };
+			u64 bytes = 400ULL * 256 * SIMHBA_SECTOR, t, rate, want;
+
+			/* outer zone, then the innermost zone */
+			g.next = z ? d->capacity - 2 * bytes / SIMHBA_SECTOR : 0;
+			want = simhba_media_rate(d, g.next);
+			t = run_closed(test, d, &g, 1, 400);
+			rate = div64_u64(bytes * NSEC_PER_SEC, t);
+			EXPECT_WITHIN_PCT(test, rate, want, 5);
+			KUNIT_EXPECT_GT(test, d->st.ra_hits, 390);
+		}
+	}
+}
+
+static u64 random_iops(struct kunit *test, struct simhba_disk *d,
+		       unsigned int qd, unsigned int n)
+{
+	struct gen g = { .random = true, .nsect = 8, .span = d->capacity };
+	u64 t;
+
+	prandom_seed_state(&g.rs, 2026);
+	t = run_closed(test, d, &g, qd, n);
+	return div64_u64((u64)n * NSEC_PER_SEC, t);
+}
+
+/* QD1 random 4 KiB reads: 1 / (average seek + half a revolution). */
+static void random_qd1_test(struct kunit *test)
+{
+	const struct simhba_profile *p = simhba_find_profile("sata-7200");
+	struct simhba_disk *d = new_disk(test, "sata-7200", 0);
+	u64 iops = random_iops(test, d, 1, 3000);
+	u64 want = div64_u64(NSEC_PER_SEC, p->avg_ns + d->rot_ns / 2);
+
+	kunit_info(test, "sata-7200 QD1 random 4k: %llu IOPS, expected %llu\n",
+		   iops, want);
+	EXPECT_WITHIN_PCT(test, iops, want, 15);
+}
+
+/* Firmware reordering with 32 queued commands beats QD1. */
+static void reorder_test(struct kunit *test)
+{
+	struct simhba_disk *d1 = new_disk(test, "sata-7200", 0);
+	struct simhba_disk *d32 = new_disk(test, "sata-7200", 0);
+	u64 qd1, qd32;
+
+	d32->depth = 32;
+	qd1 = random_iops(test, d1, 1, 3000);
+	qd32 = random_iops(test, d32, 32, 3000);
+	kunit_info(test, "sata-7200 random 4k: QD1 %llu IOPS, QD32 %llu IOPS\n",
+		   qd1, qd32);
+	KUNIT_EXPECT_GT(test, qd32 * 10, qd1 * 15);
+
+	/* Depth 1 in the firmware means no reordering at all. */
+	d32 = new_disk(test, "sata-7200", 0);
+	d32->depth = 1;
+	EXPECT_WITHIN_PCT(test, random_iops(test, d32, 32, 3000), qd1, 10);
+}
+
+/* Aging: a far request is not starved by a stream of near ones. */
+static void aging_test(struct kunit *test)
+{
+	struct simhba_disk *d = new_disk(test, "sata-7200", 0);
+	struct simhba_op far, near[4], *op;
+	u64 now = 0;
+	unsigned int i, served = 0;
+	bool far_done = false;
+
+	d->depth = 32;
+	d->age_ns = 50 * NSEC_PER_MSEC;
+	INIT_LIST_HEAD(&far.node);
+	far = (struct simhba_op){ .lba = d->capacity - 8, .nsect = 8 };
+	INIT_LIST_HEAD(&far.node);
+	simhba_disk_enqueue(d, &far, now, 0);
+	for (i = 0; i < 4; i++) {
+		near[i] = (struct simhba_op){ .lba = 1000 * i, .nsect = 8 };
+		INIT_LIST_HEAD(&near[i].node);
+		simhba_disk_enqueue(d, &near[i], now, 0);
+	}
+	simhba_disk_dispatch(d, now);
+	while (!far_done && served < 2000) {
+		now = simhba_disk_next_event(d);
+		KUNIT_ASSERT_NE(test, now, U64_MAX);
+		while (simhba_disk_reap(d, now, &op)) {
+			if (op == &far) {
+				far_done = true;
+				continue;
+			}
+			served++;
+			op->lba = (op->lba + 4000) % 200000;
+			simhba_disk_enqueue(d, op, now, 0);
+		}
+		simhba_disk_dispatch(d, now);
+	}
+	KUNIT_EXPECT_TRUE(test, far_done);
+	KUNIT_EXPECT_LE(test, now, 50 * NSEC_PER_MSEC + 40 * NSEC_PER_MSEC);
+}
+
+/* Write-back cache: writes at bus speed with WCE, mechanical with FUA. */
+static void write_cache_test(struct kunit *test)
+{
+	struct simhba_disk *d = new_disk(test, "sata-7200", 0);
+	struct simhba_op op = { .lba = 1 << 20, .nsect = 128, .write = true };
+	struct simhba_op *done;
+	u64 now, fast, slow;
+
+	d->wce = true;
+	INIT_LIST_HEAD(&op.node);
+	simhba_disk_enqueue(d, &op, 0, 0);
+	simhba_disk_dispatch(d, 0);
+	fast = simhba_disk_next_event(d);
+	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, fast, &done));
+	KUNIT_EXPECT_EQ(test, fast, d->p.overhead_ns +
+			simhba_xfer_ns(d, 128 * SIMHBA_SECTOR));
+	KUNIT_EXPECT_EQ(test, d->st.wc_hits, 1);
+
+	/* SYNCHRONIZE CACHE waits for the dirty data. */
+	op.flush = true;
+	simhba_disk_enqueue(d, &op, fast, 0);
+	simhba_disk_dispatch(d, fast);
+	now = simhba_disk_next_event(d);
+	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, now, &done));
+	KUNIT_EXPECT_GT(test, now - fast, d->p.overhead_ns);
+	KUNIT_EXPECT_EQ(test, d->wc_dirty, 0);
+
+	op.flush = false;
+	op.fua = true;
+	op.lba = 1 << 22;
+	simhba_disk_enqueue(d, &op, now, 0);
+	simhba_disk_dispatch(d, now);
+	slow = simhba_disk_next_event(d) - now;
+	KUNIT_EXPECT_GT(test, slow, fast + d->p.t2t_ns);
+}
+
+static void raid0_split_test(struct kunit *test)
+{
+	u64 mlba[SIMHBA_MAX_MEMBERS];
+	u32 mn[SIMHBA_MAX_MEMBERS];
+
+	/* 4 members, 128-sector chunks: one full stripe and a bit. */
+	KUNIT_EXPECT_EQ(test, simhba_raid0_split(64, 4 * 128 + 8, 4, 128,
+						 mlba, mn), 4);
+	KUNIT_EXPECT_EQ(test, mlba[0], 64);
+	KUNIT_EXPECT_EQ(test, mn[0], 64 + 72);	/* chunks 0 and 4 */
+	KUNIT_EXPECT_EQ(test, mlba[1], 0);
+	KUNIT_EXPECT_EQ(test, mn[1], 128);
+	KUNIT_EXPECT_EQ(test, mlba[3], 0);
+	KUNIT_EXPECT_EQ(test, mn[3], 128);
+
+	/* Inside one chunk of member 2, stripe 5. */
+	KUNIT_EXPECT_EQ(test, simhba_raid0_split(5 * 4 * 128 + 2 * 128 + 10, 8,
+						 4, 128, mlba, mn), 1);
+	KUNIT_EXPECT_EQ(test, mlba[2], 5 * 128 + 10);
+	KUNIT_EXPECT_EQ(test, mn[2], 8);
+	KUNIT_EXPECT_EQ(test, mn[0], 0);
+}
+
+/* An SSD has no positioning cost and serves its channels in parallel. */
+static void ssd_test(struct kunit *test)
+{
+	struct simhba_disk *d1 = new_disk(test, "ssd", 0);
+	struct simhba_disk *d8 = new_disk(test, "ssd", 0);
+	u64 qd1 = random_iops(test, d1, 1, 2000);
+	u64 qd8 = random_iops(test, d8, 8, 2000);
+
+	KUNIT_EXPECT_EQ(test, simhba_seek_ns(d1, 100), 0);
+	KUNIT_EXPECT_GT(test, qd8, qd1 * 6);
+}
+
+static struct kunit_case simhba_model_cases[] = {
+	KUNIT_CASE(seek_curve_test),
+	KUNIT_CASE(rotation_test),
+	KUNIT_CASE(stream_rate_test),
+	KUNIT_CASE(random_qd1_test),
+	KUNIT_CASE(reorder_test),
+	KUNIT_CASE(aging_test),
+	KUNIT_CASE(write_cache_test),
+	KUNIT_CASE(raid0_split_test),
+	KUNIT_CASE(ssd_test),
+	{}
+};
+
+static struct kunit_suite simhba_model_suite = {
+	.name = "simhba_model",
+	.test_cases = simhba_model_cases,
+};
+kunit_test_suite(simhba_model_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the simhba disk model");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * simhba: timing model of the simulated disks.
+ *
+ * A disk is a set of zones of cylinders; within a zone every track holds the
+ * same number of sectors, outer zones more than inner ones.  The cost of an
+ * operation is the controller overhead, a seek that follows distance (square
+ * root for short seeks, linear for long ones), the rotational latency until
+ * the first sector passes under the head, and the media transfer; the bus
+ * transfer overlaps with the media transfer.  A read-ahead segment keeps
+ * streaming after a read, and a write-back cache absorbs writes while it has
+ * room.  With a queue depth above 1 the firmware serves the queued operation
+ * with the shortest positioning time first, unless the oldest one has waited
+ * longer than the aging limit.
+ *
+ * Everything here runs on a virtual clock in nanoseconds and is called with
+ * the owner's lock held; nothing sleeps.
+ */
+
+#include <linux/kernel.h>
+#include <linux/math.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+#include <linux/time64.h>
+#include <kunit/visibility.h>
+
+#include "simhba_model.h"
+
+#define NSEC_PER_MIN	(60ULL * NSEC_PER_SEC)
+
+/*
+ * Profiles.  Zone tables go from the outer (fastest) zone inwards; the media
+ * rate of a zone is spt * 512 * rpm / 60 bytes per second.
+ */
+const struct simhba_profile simhba_profiles[] = {
+	{
+		/* A 2003 36 GB 10k rpm Ultra320 disk (ST336732LC class). */
+		.name = "u320-10k",
+		.product = "SIM U320-10K",
+		.kind = SIMHBA_HDD,
+		.capacity = 71687372,
+		.rpm = 10000,
+		.heads = 4,
+		.nzones = 8,
+		.zones = {
+			{ 125, 800 }, { 125, 760 }, { 125, 712 }, { 125, 664 },
+			{ 125, 616 }, { 125, 568 }, { 125, 520 }, { 125, 470 },
+		},
+		.t2t_ns = 350000,
+		.avg_ns = 4700000,
+		.full_ns = 10000000,
+		.head_switch_ns = 400000,
+		.iface_mbps = 320,
+		.overhead_ns = 40000,
+		.qdepth = 64,
+		.ra_kib = 512,
+		.wc_kib = 4096,
+		.wce = false,
+	},
+	{
+		/* A 250 GB 7200 rpm SATA disk with NCQ. */
+		.name = "sata-7200",
+		.product = "SIM SATA-7200",
+		.kind = SIMHBA_HDD,
+		.capacity = 488397168,
+		.rpm = 7200,
+		.heads = 4,
+		.nzones = 8,
+		.zones = {
+			{ 125, 1100 }, { 125, 1030 }, { 125, 960 }, { 125, 890 },
+			{ 125, 820 }, { 125, 750 }, { 125, 680 }, { 125, 600 },
+		},
+		.t2t_ns = 800000,
+		.avg_ns = 8500000,
+		.full_ns = 18000000,
+		.head_switch_ns = 1000000,
+		.iface_mbps = 150,
+		.overhead_ns = 100000,
+		.qdepth = 31,
+		.ra_kib = 1024,
+		.wc_kib = 8192,
+		.wce = true,
+	},
+	{
+		/* A flash disk: no positioning cost, parallel channels. */
+		.name = "ssd",
+		.product = "SIM SSD",
+		.kind = SIMHBA_SSD,
+		.capacity = 125034840,
+		.channels = 8,
+		.read_ns = 60000,
+		.write_ns = 200000,
+		.chan_mbps = 60,
+		.iface_mbps = 300,
+		.overhead_ns = 20000,
+		.qdepth = 32,
+	},
+};
+EXPORT_SYMBOL_IF_KUNIT(simhba_profiles);
+const unsigned int simhba_nprofiles = ARRAY_SIZE(simhba_profiles);
+EXPORT_SYMBOL_IF_KUNIT(simhba_nprofiles);
+
+const struct simhba_profile *simhba_find_profile(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(simhba_profiles); i++)
+		if (!strcmp(name, simhba_profiles[i].name))
+			return &simhba_profiles[i];
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_find_profile);
+
+int simhba_disk_init(struct simhba_disk *d, const struct simhba_profile *p,
+		     u64 capacity)
+{
+	u64 spc1000 = 0, total = 0, first = 0;
+	u32 i, cyl = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->p = *p;
+	d->capacity = capacity ? capacity : p->capacity;
+	d->depth = p->qdepth ? p->qdepth : 1;
+	d->age_ns = 200ULL * NSEC_PER_MSEC;
+	d->wce = p->wce;
+	INIT_LIST_HEAD(&d->queue);
+
+	if (p->kind == SIMHBA_SSD) {
+		if (!p->channels || p->channels > SIMHBA_MAX_CHANNELS ||
+		    !p->chan_mbps || !p->iface_mbps)
+			return -EINVAL;
+		d->nch = p->channels;
+		d->cyls = 1;
+		return 0;
+	}
+
+	if (!p->rpm || !p->heads || !p->nzones ||
+	    p->nzones > SIMHBA_MAX_ZONES || !p->iface_mbps ||
+	    p->t2t_ns > p->avg_ns || p->avg_ns > p->full_ns)
+		return -EINVAL;
+	d->nch = 1;
+	d->nzones = p->nzones;
+	d->rot_ns = div_u64(NSEC_PER_MIN, p->rpm);
+	for (i = 0; i < p->nzones; i++)
+		spc1000 += (u64)p->zones[i].permille * p->zones[i].spt;
+	spc1000 *= p->heads;
+	d->cyls = div64_u64(d->capacity * 1000 + spc1000 - 1, spc1000);
+	/* Small disks keep a minimum geometry (short-stroked). */
+	d->cyls = max_t(u32, d->cyls, 4 * p->nzones);
+
+	for (i = 0; i < p->nzones; i++) {
+		struct simhba_zone *z = &d->zone[i];
+
+		z->ncyl = max_t(u32, 1, div_u64((u64)d->cyls * p->zones[i].permille, 1000));
+		if (i == p->nzones - 1)
+			z->ncyl = max_t(u32, 1, d->cyls > cyl ? d->cyls - cyl : 1);
+		z->first_cyl = cyl;
+		z->spt = p->zones[i].spt;
+		z->first_lba = first;
+		z->nsect = (u64)z->ncyl * p->heads * z->spt;
+		cyl += z->ncyl;
+		first += z->nsect;
+	}
+	total = first;
+	if (total < d->capacity) {
+		struct simhba_zone *z = &d->zone[p->nzones - 1];
+		u64 per = (u64)p->heads * z->spt;
+		u32 extra = div64_u64(d->capacity - total + per - 1, per);
+
+		z->ncyl += extra;
+		z->nsect += extra * per;
+		cyl += extra;
+	}
+	d->cyls = cyl;
+	d->knee = max_t(u32, 1, (d->cyls - 1) / 3);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_disk_init);
+
+static const struct simhba_zone *lba_zone(const struct simhba_disk *d, u64 lba)
+{
+	u32 i;
+
+	for (i = 0; i < d->nzones - 1; i++)
+		if (lba < d->zone[i].first_lba + d->zone[i].nsect)
+			break;
+	return &d->zone[i];
+}
+
+static void lba_to_chs(const struct simhba_disk *d, u64 lba, u32 *cyl,
+		       u32 *head, u32 *sect, u32 *spt)
+{
+	const struct simhba_zone *z = lba_zone(d, lba);
+	u64 track;
+	u32 s;
+
+	track = div_u64_rem(lba - z->first_lba, z->spt, &s);
+	*cyl = min_t(u64, z->first_cyl + div_u64(track, d->p.heads), d->cyls - 1);
+	*head = do_div(track, d->p.heads);
+	*sect = s;
+	*spt = z->spt;
+}
+
+u32 simhba_lba_to_cyl(const struct simhba_disk *d, u64 lba)
+{
+	u32 cyl, head, sect, spt;
+
+	if (d->p.kind == SIMHBA_SSD)
+		return 0;
+	lba_to_chs(d, lba, &cyl, &head, &sect, &spt);
+	return cyl;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_lba_to_cyl);
+
+/*
+ * Seek time against distance in cylinders (Ruemmler and Wilkes): a + b*sqrt(d)
+ * up to one third of the stroke, through the track-to-track time at d = 1 and
+ * the average time at the knee; linear from there to the full stroke.
+ */
+u64 simhba_seek_ns(const struct simhba_disk *d, u32 dist)
+{
+	const struct simhba_profile *p = &d->p;
+	u64 s256, k256;
+
+	if (!dist || p->kind == SIMHBA_SSD)
+		return 0;
+	if (dist >= d->cyls - 1)
+		return p->full_ns;
+	if (dist <= d->knee) {
+		if (d->knee <= 1)
+			return p->t2t_ns;
+		s256 = int_sqrt((unsigned long)dist << 16);
+		k256 = int_sqrt((unsigned long)d->knee << 16);
+		return p->t2t_ns + div64_u64((u64)(p->avg_ns - p->t2t_ns) *
+					     (s256 - 256), k256 - 256);
+	}
+	return p->avg_ns + div64_u64((u64)(p->full_ns - p->avg_ns) *
+				     (dist - d->knee), d->cyls - 1 - d->knee);
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_seek_ns);
+
+/* Media rate at @lba in bytes per second. */
+u64 simhba_media_rate(const struct simhba_disk *d, u64 lba)
+{
+	if (d->p.kind == SIMHBA_SSD)
+		return (u64)d->p.chan_mbps * 1000000 * d->nch;
+	return div64_u64((u64)lba_zone(d, lba)->spt * SIMHBA_SECTOR *
+			 NSEC_PER_SEC, d->rot_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_media_rate);
+
+u64 simhba_xfer_ns(const struct simhba_disk *d, u64 bytes)
+{
+	return div_u64(bytes * 1000, d->p.iface_mbps);
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_xfer_ns);
+
+/* ns per sector of background destaging: half the outer media rate. */
+static u64 wc_drain_ns(const struct simhba_disk *d)
+{
+	return max_t(u64, 1, div_u64(2 * d->rot_ns, d->zone[0].spt));
+}
+
+static void wc_drain(struct simhba_disk *d, u64 t)
+{
+	u64 n;
+
+	if (t <= d->wc_t)
+		return;
+	n = div64_u64(t - d->wc_t, wc_drain_ns(d));
+	d->wc_dirty -= min(n, d->wc_dirty);
+	d->wc_t = t;
+}
+
+/* Where the read-ahead stream has got to at time @t. */
+static u64 ra_pos(const struct simhba_disk *d, u64 t)
+{
+	u64 pos = d->ra_lba;
+
+	if (t > d->ra_t0)
+		pos += div64_u64(t - d->ra_t0, d->ra_tsec);
+	return min(pos, d->ra_limit);
+}
+
+static bool ra_hit(const struct simhba_disk *d, const struct simhba_op *op)
+{
+	return d->ra_valid && !op->write && !op->flush &&
+	       op->lba >= d->ra_lba && op->lba + op->nsect <= d->ra_limit;
+}
+
+static bool wc_absorbs(const struct simhba_disk *d, const struct simhba_op *op)
+{
+	return op->write && !op->flush && d->wce && !op->fua &&
+	       d->wc_dirty + op->nsect <= (u64)d->p.wc_kib * 2;
+}
+
+/* The head follows the read-ahead stream while the disk is otherwise idle. */
+static void head_sync(struct simhba_disk *d, u64 t)
+{
+	u32 sect, spt;
+	u64 pos;
+
+	if (!d->ra_valid)
+		return;
+	pos = min(ra_pos(d, t), d->capacity - 1);
+	lba_to_chs(d, pos, &d->cyl, &d->head, &sect, &spt);
+}
+
+/* Seek plus rotational latency to the first sector of @op, leaving at @t. */
+static u64 position_ns(const struct simhba_disk *d, const struct simhba_op *op,
+		       u64 t)
+{
+	u32 cyl, head, sect, spt, dist;
+	u64 seek, phase, target;
+
+	lba_to_chs(d, op->lba, &cyl, &head, &sect, &spt);
+	dist = cyl > d->cyl ? cyl - d->cyl : d->cyl - cyl;
+	seek = simhba_seek_ns(d, dist);
+	if (!dist && head != d->head)
+		seek = d->p.head_switch_ns;
+	div64_u64_rem(t + seek, d->rot_ns, &phase);
+	target = div_u64(d->rot_ns * sect, spt);
+	return seek + (target + d->rot_ns - phase) % d->rot_ns;
+}
+
+static u64 service_ssd(struct simhba_disk *d, struct simhba_op *op, u64 start)
+{
+	if (op->flush)
+		return start + d->p.write_ns;
+	return start + (op->write ? d->p.write_ns : d->p.read_ns) +
+	       div_u64((u64)op->nsect * SIMHBA_SECTOR * 1000, d->p.chan_mbps);
+}
+
+static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 start)
+{
+	u64 bytes = (u64)op->nsect * SIMHBA_SECTOR;
+	u64 xfer = simhba_xfer_ns(d, bytes);
+	u32 cyl, head, sect, spt, dist;
+	u64 t, fin;
+
+	if (op->flush) {
+		wc_drain(d, start);
+		fin = start + d->wc_dirty * wc_drain_ns(d);
+		if (d->wc_dirty)
+			fin += d->rot_ns / 2;
+		d->wc_dirty = 0;
+		d->wc_t = fin;
+		return fin;
+	}
+
+	if (op->write) {
+		wc_drain(d, start);
+		if (d->ra_valid && op->lba < d->ra_limit &&
+		    op->lba + op->nsect > d->ra_lba)
+			d->ra_valid = false;
+		if (wc_absorbs(d, op)) {
+			d->wc_dirty += op->nsect;
+			d->st.wc_hits++;
+			return start + xfer;
+		}
+	} else if (ra_hit(d, op)) {
+		u64 avail = ra_pos(d, start);
+		u64 end = op->lba + op->nsect;
+
+		if (end <= avail)
+			fin = start + xfer;
+		else
+			fin = max(start + xfer, d->ra_t0 +
+				  (end - d->ra_lba) * d->ra_tsec +
+				  simhba_xfer_ns(d, SIMHBA_SECTOR));
+		if (avail >= d->ra_limit) {
+			/* The segment had filled up: streaming resumes. */
+			d->ra_lba = d->ra_limit;
+			d->ra_t0 = fin + d->rot_ns / 2;
+		}
+		d->ra_limit = min(max(d->ra_limit, end + (u64)d->p.ra_kib * 2),
+				  d->capacity);
+		d->st.ra_hits++;
+		return fin;
+	}
+
+	/* Mechanical access. */
+	head_sync(d, start);
+	t = start + position_ns(d, op, start);
+	lba_to_chs(d, op->lba, &cyl, &head, &sect, &spt);
+	dist = cyl > d->cyl ? cyl - d->cyl : d->cyl - cyl;
+	if (dist) {
+		d->st.seeks++;
+		d->st.seek_cyls += dist;
+	}
+	t += div_u64(d->rot_ns * op->nsect, spt);
+	fin = max(t, start + xfer);
+	lba_to_chs(d, op->lba + op->nsect - 1, &d->cyl, &d->head, &sect, &spt);
+	if (!op->write && d->p.ra_kib) {
+		d->ra_valid = true;
+		d->ra_lba = op->lba + op->nsect;
+		d->ra_t0 = t;
+		d->ra_limit = min(d->ra_lba + (u64)d->p.ra_kib * 2, d->capacity);
+		d->ra_tsec = max_t(u64, 1, div_u64(d->rot_ns, spt));
+	} else {
+		d->ra_valid = false;
+	}
+	return fin;
+}
+
+void simhba_disk_enqueue(struct simhba_disk *d, struct simhba_op *op,
+			 u64 now, u64 extra_ns)
+{
+	u32 i, qd, busy = 0;
+
+	op->arrive = now + d->p.overhead_ns + extra_ns;
+	op->finish = 0;
+	list_add_tail(&op->node, &d->queue);
+	d->nqueue++;
+	for (i = 0; i < d->nch; i++)
+		busy += d->ch_busy[i];
+	qd = d->nqueue + busy;
+	d->st.qd_hist[min_t(u32, fls(qd - 1), SIMHBA_QD_BUCKETS - 1)]++;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_disk_enqueue);
+
+/* Shortest positioning time first within the window, with aging. */
+static struct simhba_op *pick(struct simhba_disk *d, u64 now)
+{
+	struct simhba_op *op, *best = NULL;
+	u64 cost, best_cost = U64_MAX;
+	u32 n = 0;
+
+	op = list_first_entry(&d->queue, struct simhba_op, node);
+	if (d->depth <= 1 || d->p.kind == SIMHBA_SSD ||
+	    now > op->arrive + d->age_ns)
+		return op;
+
+	list_for_each_entry(op, &d->queue, node) {
+		u64 t = max(now, op->arrive);
+
+		if (n++ >= d->depth)
+			break;
+		if (op->flush || ra_hit(d, op) || wc_absorbs(d, op))
+			cost = 0;
+		else
+			cost = position_ns(d, op, t);
+		cost += t - now;
+		if (cost < best_cost) {
+			best = op;
+			best_cost = cost;
+		}
+	}
+	return best;
+}
+
+void simhba_disk_dispatch(struct simhba_disk *d, u64 now)
+{
+	struct simhba_op *op;
+	u64 start, fin;
+	u32 i;
+
+	for (i = 0; i < d->nch && d->nqueue; i++) {
+		if (d->ch_busy[i])
+			continue;
+		head_sync(d, now);
+		op = pick(d, now);
+		list_del_init(&op->node);
+		d->nqueue--;
+		start = max(now, op->arrive);
+		if (d->p.kind == SIMHBA_SSD)
+			fin = service_ssd(d, op, start);
+		else
+			fin = service_hdd(d, op, start);
+
+		d->st.cmds++;
+		if (op->flush) {
+			d->st.flushes++;
+		} else if (op->write) {
+			d->st.writes++;
+			d->st.write_bytes += (u64)op->nsect * SIMHBA_SECTOR;
+		} else {
+			d->st.reads++;
+			d->st.read_bytes += (u64)op->nsect * SIMHBA_SECTOR;
+		}
+		if (fin > d->busy_end) {
+			d->st.busy_ns += fin - max(start, d->busy_end);
+			d->busy_end = fin;
+		}
+		op->finish = fin;
+		d->ch_busy[i] = true;
+		d->ch_op[i] = op;
+		d->ch_until[i] = fin;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_disk_dispatch);
+
+u64 simhba_disk_next_event(const struct simhba_disk *d)
+{
+	u64 next = U64_MAX;
+	u32 i;
+
+	for (i = 0; i < d->nch; i++)
+		if (d->ch_busy[i])
+			next = min(next, d->ch_until[i]);
+	return next;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_disk_next_event);
+
+/*
+ * Take one finished operation off a channel.  Returns false when none has
+ * finished by @now; *op is NULL for an operation that was cancelled.
+ */
+bool simhba_disk_reap(struct simhba_disk *d, u64 now, struct simhba_op **op)
+{
+	u32 i;
+
+	for (i = 0; i < d->nch; i++) {
+		if (d->ch_busy[i] && d->ch_until[i] <= now) {
+			d->ch_busy[i] = false;
+			*op = d->ch_op[i];
+			d->ch_op[i] = NULL;
+			return true;
+		}
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_disk_reap);
+
+/* Forget @op; a channel serving it stays busy until its finish time. */
+void simhba_disk_cancel(struct simhba_disk *d, struct simhba_op *op)
+{
+	u32 i;
+
+	for (i = 0; i < d->nch; i++) {
+		if (d->ch_op[i] == op) {
+			d->ch_op[i] = NULL;
+			return;
+		}
+	}
+	if (!list_empty(&op->node)) {
+		list_del_init(&op->node);
+		d->nqueue--;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_disk_cancel);
+
+bool simhba_disk_idle(const struct simhba_disk *d)
+{
+	return !d->nqueue && simhba_disk_next_event(d) == U64_MAX;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_disk_idle);
+
+/*
+ * Split [lba, lba + nsect) of a RAID0 LUN into one contiguous range per
+ * member (consecutive stripes of a member are adjacent on it).  Returns the
+ * number of members involved; mnsect[m] is 0 for a member not involved.
+ */
+u32 simhba_raid0_split(u64 lba, u32 nsect, u32 members, u32 chunk,
+		       u64 *mlba, u32 *mnsect)
+{
+	u64 pos = lba, end = lba + nsect;
+	u32 m, n = 0;
+
+	for (m = 0; m < members; m++)
+		mnsect[m] = 0;
+	while (pos < end) {
+		u32 off, seg;
+		u64 c, stripe, ml;
+
+		c = div_u64_rem(pos, chunk, &off);
+		stripe = div_u64_rem(c, members, &m);
+		seg = min_t(u64, chunk - off, end - pos);
+		ml = stripe * chunk + off;
+		if (!mnsect[m]) {
+			mlba[m] = ml;
+			n++;
+		}
+		mnsect[m] = ml + seg - mlba[m];
+		pos += seg;
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_raid0_split);

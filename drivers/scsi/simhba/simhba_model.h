@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * simhba: timing model of the simulated disks.
+ *
+ * The model is pure computation on a virtual clock in nanoseconds; it knows
+ * nothing about SCSI.  The driver feeds it operations and arms an hrtimer
+ * for the next completion the model predicts.
+ */
+#ifndef _SIMHBA_MODEL_H
+#define _SIMHBA_MODEL_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+
+#define SIMHBA_SECTOR		512
+#define SIMHBA_MAX_ZONES	16
+#define SIMHBA_MAX_CHANNELS	16
+#define SIMHBA_MAX_MEMBERS	16
+#define SIMHBA_QD_BUCKETS	9	/* 1, 2, 3-4, 5-8, ..., 65-128, >128 */
+
+enum simhba_kind {
+	SIMHBA_HDD,
+	SIMHBA_SSD,
+};
+
+struct simhba_zone_spec {
+	u16 permille;		/* share of the cylinders, outer zone first */
+	u16 spt;		/* sectors per track */
+};
+
+struct simhba_profile {
+	const char *name;
+	const char *product;	/* INQUIRY product id, at most 16 chars */
+	enum simhba_kind kind;
+	u64 capacity;		/* default capacity in 512-byte sectors */
+	/* mechanics (HDD) */
+	u32 rpm;
+	u32 heads;
+	u32 nzones;
+	struct simhba_zone_spec zones[SIMHBA_MAX_ZONES];
+	u32 t2t_ns;		/* track-to-track seek */
+	u32 avg_ns;		/* average seek (distance = 1/3 of the stroke) */
+	u32 full_ns;		/* full-stroke seek */
+	u32 head_switch_ns;
+	/* flash (SSD) */
+	u32 channels;
+	u32 read_ns;		/* per-command flash read latency */
+	u32 write_ns;		/* per-command flash program latency */
+	u32 chan_mbps;		/* per-channel transfer rate, 10^6 bytes/s */
+	/* interface and firmware */
+	u32 iface_mbps;		/* bus transfer rate, 10^6 bytes/s */
+	u32 overhead_ns;	/* per-command controller overhead */
+	u32 qdepth;		/* tagged queue depth (1 = no reordering) */
+	u32 ra_kib;		/* read-ahead segment size */
+	u32 wc_kib;		/* write-back cache size */
+	bool wce;		/* write cache enabled by default */
+};
+
+struct simhba_zone {
+	u64 first_lba;
+	u64 nsect;
+	u32 first_cyl;
+	u32 ncyl;
+	u32 spt;
+};
+
+/* One operation on one disk (a command, or a RAID0 member piece of one). */
+struct simhba_op {
+	struct list_head node;
+	u64 lba;
+	u32 nsect;
+	bool write;
+	bool fua;
+	bool flush;
+	u64 arrive;		/* model ns at which the firmware may start it */
+	u64 finish;		/* model ns of its completion, once dispatched */
+	void *priv;		/* owner's cookie */
+};
+
+struct simhba_stats {
+	u64 cmds;
+	u64 reads;
+	u64 writes;
+	u64 flushes;
+	u64 read_bytes;
+	u64 write_bytes;
+	u64 seeks;
+	u64 seek_cyls;
+	u64 busy_ns;
+	u64 ra_hits;
+	u64 wc_hits;
+	u64 qd_hist[SIMHBA_QD_BUCKETS];
+};
+
+struct simhba_disk {
+	struct simhba_profile p;
+	u64 capacity;			/* sectors */
+	u32 cyls;
+	u32 nzones;
+	struct simhba_zone zone[SIMHBA_MAX_ZONES];
+	u64 rot_ns;
+	u32 knee;			/* end of the square-root seek regime */
+
+	/* tunables */
+	u32 depth;			/* firmware reordering window */
+	u64 age_ns;			/* a request older than this goes first */
+	bool wce;
+
+	/* mechanism state */
+	u32 cyl;
+	u32 head;
+	struct list_head queue;
+	u32 nqueue;
+	u32 nch;
+	bool ch_busy[SIMHBA_MAX_CHANNELS];
+	struct simhba_op *ch_op[SIMHBA_MAX_CHANNELS];
+	u64 ch_until[SIMHBA_MAX_CHANNELS];
+	u64 busy_end;
+
+	/* read-ahead segment: streaming started at ra_lba at time ra_t0 */
+	bool ra_valid;
+	u64 ra_lba;
+	u64 ra_t0;
+	u64 ra_limit;
+	u64 ra_tsec;
+
+	/* write-back cache */
+	u64 wc_dirty;			/* sectors */
+	u64 wc_t;
+
+	struct simhba_stats st;
+};
+
+extern const struct simhba_profile simhba_profiles[];
+extern const unsigned int simhba_nprofiles;
+
+const struct simhba_profile *simhba_find_profile(const char *name);
+int simhba_disk_init(struct simhba_disk *d, const struct simhba_profile *p,
+		     u64 capacity);
+u64 simhba_seek_ns(const struct simhba_disk *d, u32 dist);
+u64 simhba_media_rate(const struct simhba_disk *d, u64 lba);
+u32 simhba_lba_to_cyl(const struct simhba_disk *d, u64 lba);
+u64 simhba_xfer_ns(const struct simhba_disk *d, u64 bytes);
+
+void simhba_disk_enqueue(struct simhba_disk *d, struct simhba_op *op,
+			 u64 now, u64 extra_ns);
+void simhba_disk_dispatch(struct simhba_disk *d, u64 now);
+u64 simhba_disk_next_event(const struct simhba_disk *d);
+bool simhba_disk_reap(struct simhba_disk *d, u64 now, struct simhba_op **op);
+void simhba_disk_cancel(struct simhba_disk *d, struct simhba_op *op);
+bool simhba_disk_idle(const struct simhba_disk *d);
+
+u32 simhba_raid0_split(u64 lba, u32 nsect, u32 members, u32 chunk,
+		       u64 *mlba, u32 *mnsect);
+
+#endif /* _SIMHBA_MODEL_H */
