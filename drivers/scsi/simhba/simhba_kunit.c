@@ -93,11 +93,13 @@ static struct simhba_disk *new_disk(struct kunit *test, const char *name,
 }
 
 /* |a - b| <= b * pct / 100 */
-#define EXPECT_WITHIN_PCT(test, a, b, pct)				\
-	KUNIT_EXPECT_LE_MSG(test, abs((s64)(a) - (s64)(b)) * 100,	\
-			    (s64)(b) * (pct),				\
-			    "%lld not within %d%% of %lld",		\
-			    (s64)(a), (pct), (s64)(b))
+static void expect_within_pct(struct kunit *test, u64 a, u64 b, int pct)
+{
+	s64 diff = abs((s64)a - (s64)b);
+
+	KUNIT_EXPECT_LE_MSG(test, diff * 100, (s64)b * pct,
+			    "%llu not within %d%% of %llu", a, pct, b);
+}
 
 static void seek_curve_test(struct kunit *test)
 {
@@ -134,7 +136,7 @@ static void seek_curve_test(struct kunit *test)
 
 			sum += simhba_seek_ns(d, a > b ? a - b : b - a);
 		}
-		EXPECT_WITHIN_PCT(test, div_u64(sum, 20000), p->avg_ns, 5);
+		expect_within_pct(test, div_u64(sum, 20000), p->avg_ns, 5);
 	}
 }
 
@@ -193,7 +195,7 @@ static void stream_rate_test(struct kunit *test)
 			want = simhba_media_rate(d, g.next);
 			t = run_closed(test, d, &g, 1, 400);
 			rate = div64_u64(bytes * NSEC_PER_SEC, t);
-			EXPECT_WITHIN_PCT(test, rate, want, 5);
+			expect_within_pct(test, rate, want, 5);
 			KUNIT_EXPECT_GT(test, d->st.ra_hits, 390);
 		}
 	}
@@ -220,7 +222,7 @@ static void random_qd1_test(struct kunit *test)
 
 	kunit_info(test, "sata-7200 QD1 random 4k: %llu IOPS, expected %llu\n",
 		   iops, want);
-	EXPECT_WITHIN_PCT(test, iops, want, 15);
+	expect_within_pct(test, iops, want, 15);
 }
 
 /* Firmware reordering with 32 queued commands beats QD1. */
@@ -240,7 +242,7 @@ static void reorder_test(struct kunit *test)
 	/* Depth 1 in the firmware means no reordering at all. */
 	d32 = new_disk(test, "sata-7200", 0);
 	d32->depth = 1;
-	EXPECT_WITHIN_PCT(test, random_iops(test, d32, 32, 3000), qd1, 10);
+	expect_within_pct(test, random_iops(test, d32, 32, 3000), qd1, 10);
 }
 
 /* Aging: a far request is not starved by a stream of near ones. */
@@ -370,6 +372,7 @@ static struct kunit_suite simhba_model_suite = {
 	.name = "simhba_model",
 	.test_cases = simhba_model_cases,
 };
+
 kunit_test_suite(simhba_model_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the simhba disk model");

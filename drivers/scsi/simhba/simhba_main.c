@@ -83,10 +83,10 @@ module_param(wce, int, 0444);
 MODULE_PARM_DESC(wce,
 		 "write-back cache: 0 off, 1 on, -1 the profile's (default -1)");
 
-static unsigned int ncq_age_ms = 200;
+static unsigned int ncq_age_ms = 1000;
 module_param(ncq_age_ms, uint, 0444);
 MODULE_PARM_DESC(ncq_age_ms,
-		 "aging limit of firmware reordering in modelled ms, 1-10000 (default 200)");
+		 "aging limit of firmware reordering in modelled ms, 1-10000 (default 1000)");
 
 static bool nostore;
 module_param(nostore, bool, 0444);
@@ -508,10 +508,11 @@ static int do_inquiry(struct scsi_cmnd *sc, struct simhba_lun *lun)
 			scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x24, 0);
 			return 0;
 		}
-	} else if (cdb[2]) {
-		scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x24, 0);
-		return 0;
 	} else {
+		if (cdb[2]) {
+			scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x24, 0);
+			return 0;
+		}
 		b[0] = TYPE_DISK;
 		b[2] = 6;		/* SPC-4 */
 		b[3] = 2;
@@ -1366,64 +1367,92 @@ static int __init simhba_check_params(void)
 {
 	int i;
 
-#define BAD(cond, fmt, ...)						\
-	do {								\
-		if (cond) {						\
-			pr_err(fmt "\n", ##__VA_ARGS__);		\
-			return -EINVAL;					\
-		}							\
-	} while (0)
-
-	BAD(hosts < 1 || hosts > SIMHBA_MAX_HOSTS,
-	    "hosts=%u: must be 1-%d", hosts, SIMHBA_MAX_HOSTS);
-	BAD(luns < 1 || luns > SIMHBA_MAX_LUNS,
-	    "luns=%u: must be 1-%d", luns, SIMHBA_MAX_LUNS);
-	BAD(time_scale < 1 || time_scale > 10000,
-	    "time_scale=%u: must be 1-10000", time_scale);
-	BAD(qdepth > 256, "qdepth=%u: must be 0-256", qdepth);
-	BAD(wce < -1 || wce > 1, "wce=%d: must be -1, 0 or 1", wce);
-	BAD(ncq_age_ms < 1 || ncq_age_ms > 10000,
-	    "ncq_age_ms=%u: must be 1-10000", ncq_age_ms);
-	BAD(store_mb < 1 || store_mb > 1048576,
-	    "store_mb=%u: must be 1-1048576", store_mb);
-	BAD(dma_bits < 32 || dma_bits > 64,
-	    "dma_bits=%u: must be 32-64", dma_bits);
-	BAD(fw_overhead_us > 100000,
-	    "fw_overhead_us=%u: must be 0-100000", fw_overhead_us);
-	BAD(sg_segments != 32 && sg_segments != 64,
-	    "sg_segments=%u: must be 32 or 64", sg_segments);
-	BAD(sg_tablesize > SG_MAX_SEGMENTS,
-	    "sg_tablesize=%u: must be 0-%d", sg_tablesize, SG_MAX_SEGMENTS);
-	BAD(max_sectors && (max_sectors < 8 || max_sectors > 65535),
-	    "max_sectors=%u: must be 0 or 8-65535", max_sectors);
-	BAD(capacity_mb > (1U << 24),
-	    "capacity_mb=%u: must be at most 16777216", capacity_mb);
-	BAD(raid_members < 2 || raid_members > SIMHBA_MAX_MEMBERS,
-	    "raid_members=%u: must be 2-%d", raid_members, SIMHBA_MAX_MEMBERS);
-	BAD(raid_chunk_kb < 4 || raid_chunk_kb > 4096 ||
-	    !is_power_of_2(raid_chunk_kb),
-	    "raid_chunk_kb=%u: must be a power of two, 4-4096", raid_chunk_kb);
-	BAD(!raid_member || !simhba_find_profile(raid_member),
-	    "raid_member=%s: unknown profile (u320-10k, sata-7200, ssd)",
-	    raid_member ? raid_member : "");
-	BAD(n_personality > (int)hosts,
-	    "%d personalities given for %u hosts", n_personality, hosts);
-	BAD(n_profile > (int)hosts,
-	    "%d profiles given for %u hosts", n_profile, hosts);
+	if (hosts < 1 || hosts > SIMHBA_MAX_HOSTS) {
+		pr_err("hosts=%u: must be 1-%d\n", hosts, SIMHBA_MAX_HOSTS);
+		return -EINVAL;
+	}
+	if (luns < 1 || luns > SIMHBA_MAX_LUNS) {
+		pr_err("luns=%u: must be 1-%d\n", luns, SIMHBA_MAX_LUNS);
+		return -EINVAL;
+	}
+	if (time_scale < 1 || time_scale > 10000) {
+		pr_err("time_scale=%u: must be 1-10000\n", time_scale);
+		return -EINVAL;
+	}
+	if (qdepth > 256) {
+		pr_err("qdepth=%u: must be 0-256\n", qdepth);
+		return -EINVAL;
+	}
+	if (wce < -1 || wce > 1) {
+		pr_err("wce=%d: must be -1, 0 or 1\n", wce);
+		return -EINVAL;
+	}
+	if (ncq_age_ms < 1 || ncq_age_ms > 10000) {
+		pr_err("ncq_age_ms=%u: must be 1-10000\n", ncq_age_ms);
+		return -EINVAL;
+	}
+	if (store_mb < 1 || store_mb > 1048576) {
+		pr_err("store_mb=%u: must be 1-1048576\n", store_mb);
+		return -EINVAL;
+	}
+	if (dma_bits < 32 || dma_bits > 64) {
+		pr_err("dma_bits=%u: must be 32-64\n", dma_bits);
+		return -EINVAL;
+	}
+	if (fw_overhead_us > 100000) {
+		pr_err("fw_overhead_us=%u: must be 0-100000\n", fw_overhead_us);
+		return -EINVAL;
+	}
+	if (sg_segments != 32 && sg_segments != 64) {
+		pr_err("sg_segments=%u: must be 32 or 64\n", sg_segments);
+		return -EINVAL;
+	}
+	if (sg_tablesize > SG_MAX_SEGMENTS) {
+		pr_err("sg_tablesize=%u: must be 0-%d\n", sg_tablesize, SG_MAX_SEGMENTS);
+		return -EINVAL;
+	}
+	if (max_sectors && (max_sectors < 8 || max_sectors > 65535)) {
+		pr_err("max_sectors=%u: must be 0 or 8-65535\n", max_sectors);
+		return -EINVAL;
+	}
+	if (capacity_mb > (1U << 24)) {
+		pr_err("capacity_mb=%u: must be at most 16777216\n", capacity_mb);
+		return -EINVAL;
+	}
+	if (raid_members < 2 || raid_members > SIMHBA_MAX_MEMBERS) {
+		pr_err("raid_members=%u: must be 2-%d\n", raid_members, SIMHBA_MAX_MEMBERS);
+		return -EINVAL;
+	}
+	if (raid_chunk_kb < 4 || raid_chunk_kb > 4096 || !is_power_of_2(raid_chunk_kb)) {
+		pr_err("raid_chunk_kb=%u: must be a power of two, 4-4096\n", raid_chunk_kb);
+		return -EINVAL;
+	}
+	if (!raid_member || !simhba_find_profile(raid_member)) {
+		pr_err("raid_member=%s: unknown profile (u320-10k, sata-7200, ssd)\n", raid_member ? raid_member : "");
+		return -EINVAL;
+	}
+	if (n_personality > (int)hosts) {
+		pr_err("%d personalities given for %u hosts\n", n_personality, hosts);
+		return -EINVAL;
+	}
+	if (n_profile > (int)hosts) {
+		pr_err("%d profiles given for %u hosts\n", n_profile, hosts);
+		return -EINVAL;
+	}
 	for (i = 0; i < n_personality; i++)
-		BAD(!find_pers(personality[i]),
-		    "personality=%s: unknown (generic, aacraid, qla2xxx)",
-		    personality[i]);
+		if (!find_pers(personality[i])) {
+			pr_err("personality=%s: unknown (generic, aacraid, qla2xxx)\n", personality[i]);
+			return -EINVAL;
+		}
 	for (i = 0; i < n_profile; i++)
-		BAD(strcmp(profile[i], "raid0") &&
-		    !simhba_find_profile(profile[i]),
-		    "profile=%s: unknown (u320-10k, sata-7200, ssd, raid0)",
-		    profile[i]);
+		if (strcmp(profile[i], "raid0") && !simhba_find_profile(profile[i])) {
+			pr_err("profile=%s: unknown (u320-10k, sata-7200, ssd, raid0)\n", profile[i]);
+			return -EINVAL;
+		}
 	if (capacity_mb && capacity_mb < 4) {
 		pr_err("capacity_mb=%u: must be 0 or at least 4\n", capacity_mb);
 		return -EINVAL;
 	}
-#undef BAD
 	return 0;
 }
 

@@ -123,7 +123,7 @@ int simhba_disk_init(struct simhba_disk *d, const struct simhba_profile *p,
 	d->p = *p;
 	d->capacity = capacity ? capacity : p->capacity;
 	d->depth = p->qdepth ? p->qdepth : 1;
-	d->age_ns = 200ULL * NSEC_PER_MSEC;
+	d->age_ns = 1000ULL * NSEC_PER_MSEC;
 	d->wce = p->wce;
 	INIT_LIST_HEAD(&d->queue);
 
