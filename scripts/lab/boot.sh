@@ -134,6 +134,7 @@ timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
 qrc=${PIPESTATUS[0]}
 set -e
 rm -f "$run"/*.img
+cp "$run/console.log" "$outdir/console.log" 2>/dev/null || true
 
 # A kernel splat fails the run whatever the command said.
 splat='(Oops|BUG:|WARNING:|Kernel panic|general protection fault|KASAN:|UBSAN:|kmemleak:.*new suspected|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|Call Trace:)'

@@ -74,4 +74,5 @@ kmake -j"$jobs" bzImage modules
 rm -rf "$KMOD.new"
 kmake INSTALL_MOD_PATH="$KMOD.new" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 rm -rf "$KMOD" && mv "$KMOD.new" "$KMOD"
+git -C "$KTREE" rev-parse HEAD^{tree} >"$KOBJ/.blk26-tree"
 log "built $(kernel_release) in $(( $(date +%s) - start )) s: $KOBJ/arch/x86/boot/bzImage"

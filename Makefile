@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# blk26 lab.  See README.md.
+#
+#   make run                 install what is missing, build, boot, run the
+#                            default experiment and print its table
+#   make test [T=...]        build, boot and run the tests; ends with
+#                            "N passed, N failed, N skipped"
+#   make kernel              build bzImage + modules (KERNEL=default|debug)
+#   make bench EXP=a,b       run experiments (EXP=list lists them)
+#   make series              export the patch series to out/series/
+#   make boot CMD='...'      boot the kernel and run one command in it
+#   make deps                install (as root) or list the missing packages
+
+SHELL := /bin/bash
+LAB := scripts/lab
+
+# KERNEL selects the variant for kernel/boot/bench.  "make test" boots the
+# default kernel and then the debug kernel, unless KERNEL or KERNELS is given.
+KERNEL ?= default
+ifeq ($(origin KERNEL),command line)
+KERNELS ?= $(KERNEL)
+else
+KERNELS ?= default debug
+endif
+export KERNEL KERNELS
+
+.PHONY: all help deps kernel test run bench series boot clean distclean
+
+all help:
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@if [ "$$(id -u)" = 0 ]; then $(LAB)/deps.sh --install; else $(LAB)/deps.sh; fi
+
+kernel: deps
+	$(LAB)/build.sh
+
+test: deps
+	@set -e; for k in $(KERNELS); do KERNEL=$$k $(LAB)/build.sh; done
+	$(LAB)/test.sh $(T)
+
+run: deps
+	KERNEL=$(KERNEL) $(LAB)/build.sh
+	$(LAB)/bench.py $(if $(EXP),$(EXP),overview)
+
+bench: deps
+	KERNEL=$(KERNEL) $(LAB)/build.sh
+	$(LAB)/bench.py $(if $(EXP),$(EXP),list)
+
+series:
+	$(LAB)/series.sh
+
+boot:
+	$(LAB)/boot.sh -- bash -c '$(if $(CMD),$(CMD),uname -a)'
+
+clean:
+	rm -rf build/run build/test out
+
+distclean:
+	rm -rf build build-* out results

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The test run behind "make test": boot each kernel variant once and run the
+# in-guest suite (tests/run) there, collect the KTAP that KUnit printed, run
+# the host-side tests of the lab (tests/lab/), and print every result and the
+# line "N passed, N failed, N skipped".  Exits 1 if anything failed, did not
+# run, timed out, or if the kernel printed a splat.
+#
+#   test.sh [FILTER...]      FILTER: a group ("block") or a test ("block/002")
+#
+# KERNELS (default: "$KERNEL") names the variants to boot, LAB_MEM/LAB_CPUS
+# size the guest, SUITE_TIMEOUT (s) bounds each boot.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+kernels=${KERNELS:-$KERNEL}
+filters=("$@")
+[ ${#filters[@]} -gt 0 ] || filters=(all)
+out=$BUILD/test/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+
+# match TEST FILTER...: does TEST fall under one of the filters?
+match()
+{
+	local t=$1 f
+
+	shift
+	for f in "$@"; do
+		[ "$f" = all ] || [ "$f" = "${t%%/*}" ] || [ "$f" = "$t" ] && return 0
+	done
+	return 1
+}
+
+sets=()
+status=0
+start=$(date +%s)
+for k in $kernels; do
+	# The debug kernel runs the tests of blk26's own code only, unless
+	# DEBUG_TESTS says otherwise (see the README for why).
+	kf=("${filters[@]}")
+	if [ "$k" = debug ] && [ "${filters[*]}" = all ]; then
+		read -r -a kf <<<"${DEBUG_TESTS:-all}"
+	fi
+	: >"$out/$k.expect"
+	for t in $(cd "$LAB_TOP/tests" && ls -d [a-z]*/[0-9][0-9][0-9] | grep -v '^lab/' | sort); do
+		match "$t" "${kf[@]}" && echo "$t" >>"$out/$k.expect"
+	done
+	if [ ! -s "$out/$k.expect" ] && ! printf '%s\n' "${kf[@]}" | grep -qx kunit; then
+		continue
+	fi
+	log "KERNEL=$k: booting the guest suite (${kf[*]})"
+	KERNEL=$k LAB_QUIET=${LAB_QUIET-1} "$LAB_DIR/boot.sh" \
+		-m "${LAB_MEM:-4096}" -c "${LAB_CPUS:-2}" \
+		-t "${SUITE_TIMEOUT:-2400}" -o "$out/$k" -- tests/run "${kf[@]}"
+	rc=$?
+	if [ $rc != 0 ]; then
+		status=1
+		echo "not ok $k:boot - the guest run ended with status $rc" >"$out/$k.boot.tap"
+	else
+		echo "ok $k:boot - the guest booted, ran the suite and powered off" >"$out/$k.boot.tap"
+	fi
+	sets+=("$k:,$out/$k/tests.tap,$out/$k/console.log,$out/$k.expect"
+	       ",$out/$k.boot.tap,,")
+done
+
+# Host-side tests of the lab itself.
+: >"$out/host.tap"
+: >"$out/host.expect"
+for t in $(cd "$LAB_TOP/tests" && ls -d lab/[0-9][0-9][0-9] 2>/dev/null | sort); do
+	match "$t" "${filters[@]}" || continue
+	echo "$t" >>"$out/host.expect"
+	log "host test $t"
+	mkdir -p "$out/host/lab"
+	TEST_TMP=$(mktemp -d) KERNEL=$KERNEL timeout -k 10 1800 \
+		bash "$LAB_TOP/tests/exec-one" "$t" >"$out/host/$t.full" 2>"$out/host/$t.err"
+	rc=$?
+	if [ $rc = 77 ]; then
+		echo "ok $t # SKIP $(head -n1 "$out/host/$t.full")" >>"$out/host.tap"
+	elif [ $rc = 0 ] && { [ ! -f "$LAB_TOP/tests/$t.out" ] ||
+			diff -u "$LAB_TOP/tests/$t.out" "$out/host/$t.full" >"$out/host/$t.diff"; }; then
+		echo "ok $t" >>"$out/host.tap"
+	else
+		{
+			echo "not ok $t - exit status $rc"
+			cat "$out/host/$t.diff" 2>/dev/null
+			tail -n 15 "$out/host/$t.full" "$out/host/$t.err"
+		} | sed '2,$s/^/# /' >>"$out/host.tap"
+	fi
+done
+[ ! -s "$out/host.expect" ] || sets+=(",$out/host.tap,,$out/host.expect")
+
+echo
+echo "==== results ($(( $(date +%s) - start )) s; logs in $out) ===="
+set_args=()
+for s in "${sets[@]}"; do set_args+=(--set "$s"); done
+python3 "$LAB_DIR/results.py" "${set_args[@]}" --json "$out/results.json" || status=1
+exit $status

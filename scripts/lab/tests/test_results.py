@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of scripts/lab/results.py."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import results  # noqa: E402
+
+KUNIT_LOG = """\
+[    3.100000] blk26: loading KUnit module simhba_kunit
+[    3.200000] KTAP version 1
+[    3.200001] 1..2
+[    3.200002]     KTAP version 1
+[    3.200003]     # Subtest: simhba_seek
+[    3.200004]     # module: simhba_kunit
+[    3.200005]     1..3
+[    3.200006]     ok 1 seek_monotone
+[    3.200007]         KTAP version 1
+[    3.200008]         # Subtest: seek_profiles
+[    3.200009]         ok 1 u320-10k
+[    3.200010]         not ok 2 sata-7200
+[    3.200011]     # seek_profiles: pass:1 fail:1 skip:0 total:2
+[    3.200012]     not ok 2 seek_profiles
+[    3.200013]     ok 3 needs_ssd # SKIP no ssd profile
+[    3.200014] # simhba_seek: pass:1 fail:1 skip:1 total:3
+[    3.200015] not ok 1 simhba_seek
+[    3.200016]     KTAP version 1
+[    3.200017]     # Subtest: simhba_rotation
+[    3.200018]     1..2
+[    3.200019]     ok 1 one_rotation
+"""
+
+
+class TapTest(unittest.TestCase):
+    def test_flat(self):
+        r = results.parse_tap(
+            "TAP version 13\n"
+            "ok 1 block/001 - elevator switching (3.1 s)\n"
+            "not ok 2 block/002 - null_blk: exit status 1\n"
+            "# FAIL: nullb0 has 2 hardware queues\n"
+            "ok 3 block/003 # SKIP program fio is not installed\n"
+            "1..3\n")
+        self.assertEqual([(x.name, x.status) for x in r],
+                         [('block/001', 'pass'), ('block/002', 'fail'),
+                          ('block/003', 'skip')])
+        self.assertIn('hardware queues', r[1].detail)
+        self.assertEqual(r[2].detail, 'program fio is not installed')
+
+    def test_missing_is_failed(self):
+        r = results.summarize(results.parse_tap("ok 1 a/001\n"),
+                              ['a/001', 'a/002'])
+        self.assertEqual([(x.name, x.status) for x in r],
+                         [('a/001', 'pass'), ('a/002', 'fail')])
+        self.assertEqual(r[1].detail, 'did not run')
+
+
+class KtapTest(unittest.TestCase):
+    def test_cases_params_and_skips(self):
+        r = results.parse_ktap(KUNIT_LOG)
+        got = [(x.name, x.status) for x in r]
+        self.assertEqual(got[:3], [
+            ('kunit/simhba_seek/seek_monotone', 'pass'),
+            ('kunit/simhba_seek/seek_profiles', 'fail'),
+            ('kunit/simhba_seek/needs_ssd', 'skip')])
+        # Parameters fold into their case: no kunit/seek_profiles/... rows.
+        self.assertFalse(any('u320' in n for n, _ in got))
+
+    def test_truncated_suite_fails(self):
+        r = results.parse_ktap(KUNIT_LOG)
+        self.assertEqual([(x.name, x.status) for x in r][3:], [
+            ('kunit/simhba_rotation/one_rotation', 'pass'),
+            ('kunit/simhba_rotation/(missing)', 'fail')])
+
+    def test_counts(self):
+        c = results.counts(results.parse_ktap(KUNIT_LOG))
+        self.assertEqual(c, {'pass': 2, 'fail': 2, 'skip': 1})
+
+    def test_no_kunit(self):
+        self.assertEqual(results.parse_ktap("[ 1.0] hello\nok 1 x\n"), [])
+
+
+if __name__ == '__main__':
+    unittest.main()
