@@ -129,7 +129,7 @@ timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
 	-fsdev local,id=out,path="$outdir",security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=out,mount_tag=blk26out \
 	"${drives[@]}" </dev/null 2>"$run/qemu.err" |
-	tr -d '\r' | tee "$run/console.log" |
+	sed -u 's/\r$//' | tee "$run/console.log" |
 	if [ -n "${LAB_QUIET:-}" ]; then cat >/dev/null; else cat; fi
 qrc=${PIPESTATUS[0]}
 set -e

@@ -63,7 +63,11 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.blk26-config" 2>/dev/null)" != "
 				bad=1
 			fi ;;
 		esac
-	done < <(cat "${fragpaths[@]}")
+	done < <(cat "${fragpaths[@]}" |
+		 # a later fragment overrides an earlier one: check the last word
+		 sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1 &/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1 &/p' |
+		 awk '{ k = $1; sub(/^[^ ]* /, ""); last[k] = $0; if (!(k in seen)) { seen[k] = 1; order[n++] = k } }
+		      END { for (i = 0; i < n; i++) print last[order[i]] }')
 	[ $bad = 0 ] || die "kernel configuration does not match the fragments (see above)"
 	echo "$want" >"$KOBJ/.blk26-config"
 fi
