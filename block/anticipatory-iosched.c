@@ -128,6 +128,8 @@ struct as_data {
 	/* tunables */
 	unsigned int		fifo_expire[AS_DIR_COUNT];	/* jiffies */
 	unsigned int		batch_expire[AS_DIR_COUNT];	/* jiffies */
+	unsigned int		fifo_expire_ms[AS_DIR_COUNT];	/* as written */
+	unsigned int		batch_expire_ms[AS_DIR_COUNT];
 	u64			antic_expire_ns;
 	unsigned int		deep_queue_depth;
 	unsigned int		front_merges;
@@ -501,7 +503,11 @@ static bool as_try_anticipate(struct as_data *ad, struct request *rq)
 	ad->antic_aic = aic;
 	ad->antic_pos = ad->last_read_end;
 	ad->antic_state = aic->nr_inflight ? AS_ANTIC_WAIT_REQ : AS_ANTIC_WAIT_NEXT;
+	/* Already idle: the wait started when its last read completed. */
 	ad->antic_start_ns = now_ns;
+	if (!aic->nr_inflight && aic->st.idle_since_ns &&
+	    aic->st.idle_since_ns <= now_ns)
+		ad->antic_start_ns = aic->st.idle_since_ns;
 	v = as_check(ad, rq, now_ns);
 	if (v != AS_KEEP_WAITING) {
 		ad->antic_state = AS_ANTIC_OFF;
@@ -985,12 +991,12 @@ static void as_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 
 static void as_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
-	struct request_queue *q = hctx->queue;
-	struct as_data *ad = q->elevator->elevator_data;
+	struct as_data *ad = hctx->queue->elevator->elevator_data;
+	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
 
-	ad->async_depth = max(1UL, 3UL * q->nr_requests / 4);
-	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
-					ad->async_depth);
+	/* The shallow depth applies per sbitmap word. */
+	ad->async_depth = max(1U, (3U << bt->sb.shift) / 4);
+	sbitmap_queue_min_shallow_depth(bt, ad->async_depth);
 }
 
 static int as_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
@@ -1060,6 +1066,10 @@ static int as_init_sched(struct request_queue *q, struct elevator_type *e)
 	hrtimer_init(&ad->antic_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	ad->antic_timer.function = as_antic_timer_fn;
 
+	ad->fifo_expire_ms[AS_READ] = AS_READ_EXPIRE_MS;
+	ad->fifo_expire_ms[AS_WRITE] = AS_WRITE_EXPIRE_MS;
+	ad->batch_expire_ms[AS_READ] = AS_READ_BATCH_EXPIRE_MS;
+	ad->batch_expire_ms[AS_WRITE] = AS_WRITE_BATCH_EXPIRE_MS;
 	ad->fifo_expire[AS_READ] = msecs_to_jiffies(AS_READ_EXPIRE_MS);
 	ad->fifo_expire[AS_WRITE] = msecs_to_jiffies(AS_WRITE_EXPIRE_MS);
 	ad->batch_expire[AS_READ] = msecs_to_jiffies(AS_READ_BATCH_EXPIRE_MS);
@@ -1109,20 +1119,23 @@ static ssize_t as_store_uint(const char *page, size_t count, unsigned int min,
 	return count;
 }
 
-static ssize_t as_ms_show(char *page, unsigned int *field)
+static ssize_t as_ms_show(char *page, unsigned int *ms)
 {
-	return sysfs_emit(page, "%u\n", jiffies_to_msecs(READ_ONCE(*field)));
+	return sysfs_emit(page, "%u\n", READ_ONCE(*ms));
 }
 
-static ssize_t as_ms_store(const char *page, size_t count, unsigned int *field)
+/* Store milliseconds in *@ms, and in *@jif converted to jiffies. */
+static ssize_t as_ms_store(const char *page, size_t count, unsigned int *ms,
+			   unsigned int *jif)
 {
-	unsigned int ms;
+	unsigned int v;
 	ssize_t ret;
 
-	ret = as_store_uint(page, count, 1, AS_MAX_EXPIRE_MS, &ms);
+	ret = as_store_uint(page, count, 1, AS_MAX_EXPIRE_MS, &v);
 	if (ret < 0)
 		return ret;
-	WRITE_ONCE(*field, msecs_to_jiffies(ms));
+	WRITE_ONCE(*ms, v);
+	WRITE_ONCE(*jif, msecs_to_jiffies(v));
 	return ret;
 }
 
@@ -1130,7 +1143,7 @@ static ssize_t as_read_expire_show(struct elevator_queue *e, char *page)
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_show(page, &ad->fifo_expire[AS_READ]);
+	return as_ms_show(page, &ad->fifo_expire_ms[AS_READ]);
 }
 
 static ssize_t as_read_expire_store(struct elevator_queue *e, const char *page,
@@ -1138,14 +1151,15 @@ static ssize_t as_read_expire_store(struct elevator_queue *e, const char *page,
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_store(page, count, &ad->fifo_expire[AS_READ]);
+	return as_ms_store(page, count, &ad->fifo_expire_ms[AS_READ],
+			   &ad->fifo_expire[AS_READ]);
 }
 
 static ssize_t as_write_expire_show(struct elevator_queue *e, char *page)
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_show(page, &ad->fifo_expire[AS_WRITE]);
+	return as_ms_show(page, &ad->fifo_expire_ms[AS_WRITE]);
 }
 
 static ssize_t as_write_expire_store(struct elevator_queue *e, const char *page,
@@ -1153,14 +1167,15 @@ static ssize_t as_write_expire_store(struct elevator_queue *e, const char *page,
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_store(page, count, &ad->fifo_expire[AS_WRITE]);
+	return as_ms_store(page, count, &ad->fifo_expire_ms[AS_WRITE],
+			   &ad->fifo_expire[AS_WRITE]);
 }
 
 static ssize_t as_read_batch_expire_show(struct elevator_queue *e, char *page)
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_show(page, &ad->batch_expire[AS_READ]);
+	return as_ms_show(page, &ad->batch_expire_ms[AS_READ]);
 }
 
 static ssize_t as_read_batch_expire_store(struct elevator_queue *e,
@@ -1168,14 +1183,15 @@ static ssize_t as_read_batch_expire_store(struct elevator_queue *e,
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_store(page, count, &ad->batch_expire[AS_READ]);
+	return as_ms_store(page, count, &ad->batch_expire_ms[AS_READ],
+			   &ad->batch_expire[AS_READ]);
 }
 
 static ssize_t as_write_batch_expire_show(struct elevator_queue *e, char *page)
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_show(page, &ad->batch_expire[AS_WRITE]);
+	return as_ms_show(page, &ad->batch_expire_ms[AS_WRITE]);
 }
 
 static ssize_t as_write_batch_expire_store(struct elevator_queue *e,
@@ -1183,7 +1199,8 @@ static ssize_t as_write_batch_expire_store(struct elevator_queue *e,
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_store(page, count, &ad->batch_expire[AS_WRITE]);
+	return as_ms_store(page, count, &ad->batch_expire_ms[AS_WRITE],
+			   &ad->batch_expire[AS_WRITE]);
 }
 
 static ssize_t as_antic_expire_show(struct elevator_queue *e, char *page)
