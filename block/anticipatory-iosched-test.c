@@ -240,6 +240,25 @@ static void as_test_break_close_other(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_CLOSE_OTHER);
 }
 
+static void as_test_break_seeky(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+	struct as_proc_stats seeky = good_st;
+
+	seeky.seek_mean = 1ULL << 20;
+	in.st = &seeky;
+	/* Nothing else waits: waiting costs nothing, keep waiting. */
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	/* Another process's read, farther than its mean seek. */
+	in.have_rq = true;
+	in.rq_pos = in.last_pos + (1ULL << 21);
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_SEEKY);
+	/* Not seeky below the threshold. */
+	seeky.seek_mean = AS_SEEKY;
+	in.rq_pos = in.last_pos + 10 * AS_SEEKY;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+}
+
 static void as_test_break_fifo(struct kunit *test)
 {
 	struct as_antic_input in = base_input();
@@ -293,6 +312,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_break_thinktime),
 	KUNIT_CASE(as_test_break_exit),
 	KUNIT_CASE(as_test_break_close_other),
+	KUNIT_CASE(as_test_break_seeky),
 	KUNIT_CASE(as_test_break_fifo),
 	KUNIT_CASE(as_test_break_batch_disabled),
 	KUNIT_CASE(as_test_write_batch),

@@ -146,6 +146,7 @@ static const char *const as_verdict_name[AS_NR_VERDICTS] = {
 	[AS_STOP_FIFO_EXPIRED]	= "fifo_expired",
 	[AS_STOP_FAR]		= "far",
 	[AS_STOP_BATCH]		= "batch_expired",
+	[AS_STOP_SEEKY]		= "seeky",
 	[AS_STOP_DISABLED]	= "disabled",
 };
 
@@ -260,6 +261,12 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 		if (dist <= window ||
 		    (st->seek_samples >= AS_MIN_SAMPLES && dist < st->seek_mean))
 			return AS_STOP_CLOSE_OTHER;
+		/*
+		 * Its next read is not expected to be close either: waiting
+		 * would idle the disk for nothing while others wait.
+		 */
+		if (st->seek_samples >= AS_MIN_SAMPLES && st->seek_mean > AS_SEEKY)
+			return AS_STOP_SEEKY;
 	}
 	if (c->batch_expired)
 		return AS_STOP_BATCH;
@@ -1294,6 +1301,7 @@ AS_STAT_ATTR(antic_break_close, ad->stat_stop[AS_STOP_CLOSE_OTHER]);
 AS_STAT_ATTR(antic_break_fifo, ad->stat_stop[AS_STOP_FIFO_EXPIRED]);
 AS_STAT_ATTR(antic_break_far, ad->stat_stop[AS_STOP_FAR]);
 AS_STAT_ATTR(antic_break_batch, ad->stat_stop[AS_STOP_BATCH]);
+AS_STAT_ATTR(antic_break_seeky, ad->stat_stop[AS_STOP_SEEKY]);
 AS_STAT_ATTR(antic_break_other, ad->stat_stop[AS_STOP_DISABLED]);
 AS_STAT_ATTR(deep_queue, ad->deep_queue);
 AS_STAT_ATTR(max_inflight, ad->hw_max_inflight);
@@ -1320,6 +1328,7 @@ static struct elv_fs_entry as_attrs[] = {
 	AS_RO_ATTR(antic_break_fifo),
 	AS_RO_ATTR(antic_break_far),
 	AS_RO_ATTR(antic_break_batch),
+	AS_RO_ATTR(antic_break_seeky),
 	AS_RO_ATTR(antic_break_other),
 	AS_RO_ATTR(deep_queue),
 	AS_RO_ATTR(max_inflight),

@@ -18,6 +18,8 @@
 #define AS_SEEK_CAP		BIT_ULL(24)
 /* "Close" window at the start of a wait, in sectors (2 MiB). */
 #define AS_CLOSE_BASE		4096ULL
+/* A process whose mean seek exceeds this (16 MiB) is seeky. */
+#define AS_SEEKY		(8 * AS_CLOSE_BASE)
 
 /* Per-process statistics, kept in the io_cq. */
 struct as_proc_stats {
@@ -41,6 +43,7 @@ enum as_verdict {
 	AS_STOP_FIFO_EXPIRED,	/* a FIFO deadline expired */
 	AS_STOP_FAR,		/* awaited read arrived, but not close */
 	AS_STOP_BATCH,		/* read batch over, writes waiting */
+	AS_STOP_SEEKY,		/* seeky process while others wait */
 	AS_STOP_DISABLED,	/* antic_expire 0, deep queue, requeue */
 	AS_NR_VERDICTS,
 };
