@@ -1027,6 +1027,39 @@ static ssize_t simhba_profile_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(simhba_profile);
 
+/* The model's parameters, for analytic expectations in user space. */
+static ssize_t simhba_model_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct simhba_lun *lun = dev_to_lun(dev);
+	const struct simhba_disk *d;
+	const struct simhba_profile *p;
+
+	if (!lun)
+		return -ENODEV;
+	d = &lun->m[0].disk;
+	p = &d->p;
+	return sysfs_emit(buf,
+			  "kind %s\nmembers %u\nchunk_sectors %u\n"
+			  "capacity_sectors %llu\nmember_sectors %llu\n"
+			  "cylinders %u\nheads %u\nrpm %u\nrot_ns %llu\n"
+			  "t2t_ns %u\navg_ns %u\nfull_ns %u\nhead_switch_ns %u\n"
+			  "outer_Bps %llu\ninner_Bps %llu\niface_mbps %u\n"
+			  "overhead_ns %u\nfw_ns %llu\nchannels %u\nread_ns %u\n"
+			  "write_ns %u\nchan_mbps %u\nra_kib %u\nwc_kib %u\n"
+			  "time_scale %u\n",
+			  p->kind == SIMHBA_SSD ? "ssd" : "hdd", lun->nmembers,
+			  lun->chunk, lun->capacity, d->capacity, d->cyls,
+			  p->heads, p->rpm, d->rot_ns, p->t2t_ns, p->avg_ns,
+			  p->full_ns, p->head_switch_ns,
+			  simhba_media_rate(d, 0),
+			  simhba_media_rate(d, d->capacity - 1), p->iface_mbps,
+			  p->overhead_ns, lun->host->fw_ns, d->nch, p->read_ns,
+			  p->write_ns, p->chan_mbps, p->ra_kib, p->wc_kib,
+			  time_scale);
+}
+static DEVICE_ATTR_RO(simhba_model);
+
 static ssize_t simhba_wce_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
@@ -1087,28 +1120,40 @@ static DEVICE_ATTR_RW(simhba_ncq_depth);
 static struct attribute *simhba_sdev_attrs[] = {
 	&dev_attr_simhba_stats.attr,
 	&dev_attr_simhba_profile.attr,
+	&dev_attr_simhba_model.attr,
 	&dev_attr_simhba_wce.attr,
 	&dev_attr_simhba_ncq_depth.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(simhba_sdev);
 
-#define SIMHBA_HOST_COUNTER(field)					\
-static ssize_t simhba_##field##_show(struct device *dev,		\
-				     struct device_attribute *attr,	\
-				     char *buf)				\
-{									\
-	struct simhba_host *h = to_simhba(class_to_shost(dev));	\
-									\
-	return sysfs_emit(buf, "%lld\n", atomic64_read(&h->field));	\
-}									\
-static DEVICE_ATTR_RO(simhba_##field)
+struct simhba_counter_attr {
+	struct device_attribute attr;
+	size_t offset;		/* of an atomic64_t in struct simhba_host */
+};
 
-SIMHBA_HOST_COUNTER(map_segs);
-SIMHBA_HOST_COUNTER(map_bytes);
-SIMHBA_HOST_COUNTER(bounce_segs);
-SIMHBA_HOST_COUNTER(bounce_bytes);
-SIMHBA_HOST_COUNTER(map_failures);
+static ssize_t simhba_counter_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct simhba_host *h = to_simhba(class_to_shost(dev));
+	struct simhba_counter_attr *ca =
+		container_of(attr, struct simhba_counter_attr, attr);
+	atomic64_t *v = (void *)h + ca->offset;
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(v));
+}
+
+#define SIMHBA_COUNTER(_name, _field)					\
+	struct simhba_counter_attr dev_attr_##_name = {			\
+		.attr = __ATTR(_name, 0444, simhba_counter_show, NULL),	\
+		.offset = offsetof(struct simhba_host, _field),		\
+	}
+
+static SIMHBA_COUNTER(simhba_map_segs, map_segs);
+static SIMHBA_COUNTER(simhba_map_bytes, map_bytes);
+static SIMHBA_COUNTER(simhba_bounce_segs, bounce_segs);
+static SIMHBA_COUNTER(simhba_bounce_bytes, bounce_bytes);
+static SIMHBA_COUNTER(simhba_map_failures, map_failures);
 
 static ssize_t simhba_personality_show(struct device *dev,
 				       struct device_attribute *attr, char *buf)
@@ -1131,11 +1176,11 @@ static DEVICE_ATTR_RO(simhba_dma_bits);
 static struct attribute *simhba_shost_attrs[] = {
 	&dev_attr_simhba_personality.attr,
 	&dev_attr_simhba_dma_bits.attr,
-	&dev_attr_simhba_map_segs.attr,
-	&dev_attr_simhba_map_bytes.attr,
-	&dev_attr_simhba_bounce_segs.attr,
-	&dev_attr_simhba_bounce_bytes.attr,
-	&dev_attr_simhba_map_failures.attr,
+	&dev_attr_simhba_map_segs.attr.attr,
+	&dev_attr_simhba_map_bytes.attr.attr,
+	&dev_attr_simhba_bounce_segs.attr.attr,
+	&dev_attr_simhba_bounce_bytes.attr.attr,
+	&dev_attr_simhba_map_failures.attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(simhba_shost);
@@ -1424,11 +1469,13 @@ static int __init simhba_check_params(void)
 		return -EINVAL;
 	}
 	if (raid_chunk_kb < 4 || raid_chunk_kb > 4096 || !is_power_of_2(raid_chunk_kb)) {
-		pr_err("raid_chunk_kb=%u: must be a power of two, 4-4096\n", raid_chunk_kb);
+		pr_err("raid_chunk_kb=%u: must be a power of two, 4-4096\n",
+		       raid_chunk_kb);
 		return -EINVAL;
 	}
 	if (!raid_member || !simhba_find_profile(raid_member)) {
-		pr_err("raid_member=%s: unknown profile (u320-10k, sata-7200, ssd)\n", raid_member ? raid_member : "");
+		pr_err("raid_member=%s: unknown profile (u320-10k, sata-7200, ssd)\n",
+		       raid_member ? raid_member : "");
 		return -EINVAL;
 	}
 	if (n_personality > (int)hosts) {
@@ -1441,12 +1488,14 @@ static int __init simhba_check_params(void)
 	}
 	for (i = 0; i < n_personality; i++)
 		if (!find_pers(personality[i])) {
-			pr_err("personality=%s: unknown (generic, aacraid, qla2xxx)\n", personality[i]);
+			pr_err("personality=%s: unknown (generic, aacraid, qla2xxx)\n",
+			       personality[i]);
 			return -EINVAL;
 		}
 	for (i = 0; i < n_profile; i++)
 		if (strcmp(profile[i], "raid0") && !simhba_find_profile(profile[i])) {
-			pr_err("profile=%s: unknown (u320-10k, sata-7200, ssd, raid0)\n", profile[i]);
+			pr_err("profile=%s: unknown (u320-10k, sata-7200, ssd, raid0)\n",
+			       profile[i]);
 			return -EINVAL;
 		}
 	if (capacity_mb && capacity_mb < 4) {
