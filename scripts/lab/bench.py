@@ -3,13 +3,19 @@
 """Run blk26 lab experiments and write their tables, JSON, CSV and plots.
 
   bench.py list                      the experiments, one line each
-  bench.py NAME[,NAME...]            run them (BENCH_RUNS, BENCH_SCALE)
+  bench.py NAME[,NAME...]|all        run them (BENCH_RUNS, BENCH_SCALE,
+                                     KERNELS=a,b for raid0-dd)
+  bench.py --parse vmstat|readprofile|time FILE
+                                     the parsers, for the guest side: JSON
 
-Each experiment boots the lab kernel once and runs
-scripts/lab/experiments/NAME.sh in the guest, which reports rows of
-(config, metrics).  Here each metric becomes the median of its runs, with
-min and max kept, and is written to results/<run-id>/NAME.{json,csv,png};
-results/latest points at the newest run.
+The experiments that share a guest (same kernel, memory and command line)
+run in one boot of the lab kernel: scripts/lab/experiments/run NAME,...
+runs scripts/lab/experiments/NAME.sh for each, which reports rows of
+(config, metrics[, detail]).  Here each metric becomes the median of its
+runs, with min and max kept, and is written to
+results/<run-id>/NAME.{json,csv,png}; results/latest points at the newest
+run.  Each experiment's table is printed in its seed's format, followed by
+the generic summary (median, min-max, ratio to the baseline).
 """
 
 import csv
@@ -23,36 +29,122 @@ import time
 
 LAB = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(LAB))
+KERNELS_FILE = os.path.join(LAB, 'experiments', 'kernels')
 
 
 class Experiment:
     """What the host needs to know about one experiment."""
 
     def __init__(self, name, desc, columns, baseline=None, mem=2048,
-                 minutes=10):
+                 minutes=10, append='', kernels=False, formatter=None):
         self.name = name
         self.desc = desc
         self.columns = columns          # [(metric, heading)]
         self.baseline = baseline        # (config key, value) for ratios
         self.mem = mem
-        self.minutes = minutes          # guest timeout at BENCH_SCALE=1
+        self.minutes = minutes          # guest time at BENCH_SCALE=1, 1 run
+        self.append = append            # kernel command line additions
+        self.kernels = kernels          # compares kernel configurations
+        self.formatter = formatter      # seed-format table, or None
 
 
-EXPERIMENTS = [
-    Experiment('overview',
-               'every elevator on a simhba sata-7200 disk: streaming reader '
-               'vs buffered writer, and 2 sequential readers',
-               [('reader_MBps', 'reader MB/s'),
-                ('disk_write_MBps', 'writer MB/s'),
-                ('two_readers_MBps', '2 readers MB/s')],
-               baseline=('elevator', 'mq-deadline'), minutes=15),
-]
-BY_NAME = {e.name: e for e in EXPERIMENTS}
+# --- parsers (also used by the guest through --parse) ----------------------
+
+VMSTAT_KEYS = ('r', 'b', 'swpd', 'free', 'buff', 'cache', 'si', 'so', 'bi',
+               'bo', 'in', 'cs', 'us', 'sy', 'id', 'wa', 'st', 'gu')
 
 
-def list_experiments(out=sys.stdout):
-    for e in EXPERIMENTS:
-        out.write('%-20s %s\n' % (e.name, e.desc))
+def parse_vmstat(text, skip_first=True):
+    """vmstat N output -> list of samples {column: int}.
+
+    The header line names the columns (procps prints 'r b swpd ...'); the
+    first sample is the average since boot and is dropped unless
+    skip_first is False.  Repeated headers are skipped.
+    """
+    cols, samples = None, []
+    for line in text.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == 'r' and 'cs' in f:
+            cols = f
+            continue
+        if cols is None or not all(re.match(r'^-?\d+$', x) for x in f):
+            continue
+        if len(f) != len(cols):
+            continue
+        samples.append({c: int(v) for c, v in zip(cols, f)})
+    return samples[1:] if skip_first else samples
+
+
+def vmstat_means(samples, keys=('bi', 'in', 'cs', 'us', 'sy', 'id')):
+    if not samples:
+        return {}
+    return {k: statistics.mean(s[k] for s in samples)
+            for k in keys if all(k in s for s in samples)}
+
+
+def parse_readprofile(text, top=10):
+    """readprofile output ('ticks function load') -> the top functions.
+
+    Returns [(function, ticks)] sorted by ticks, without the 'total' line
+    and without the idle loop's own line kept out (the seed keeps
+    default_idle: so do we).
+    """
+    out = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) < 2 or not re.match(r'^\d+$', f[0]):
+            continue
+        if f[1] == 'total':
+            continue
+        out.append((f[1], int(f[0])))
+    out.sort(key=lambda x: (-x[1], x[0]))
+    return out[:top]
+
+
+def parse_time(text):
+    """'1m45.300s', '0m0.830s', '12.5' (seconds) -> seconds (float)."""
+    text = text.strip()
+    m = re.match(r'^(?:(\d+)h)?(?:(\d+)m)?([\d.]+)s?$', text)
+    if not m:
+        raise ValueError('not a time: %r' % text)
+    h, mi, s = m.groups()
+    return int(h or 0) * 3600 + int(mi or 0) * 60 + float(s)
+
+
+def fmt_time(sec):
+    """seconds -> '1m45.300s', as bash's time prints it."""
+    m = int(sec // 60)
+    return '%dm%06.3fs' % (m, sec - 60 * m)
+
+
+def good_bad(base_runs, runs, factor=0.8):
+    """The seed 004 rule: bad when any run is below factor x base median."""
+    if not base_runs or not runs:
+        return None
+    limit = factor * statistics.median(base_runs)
+    return 'bad' if any(r < limit for r in runs) else 'good'
+
+
+def parse_pgbench(text):
+    """pgbench's report -> {'tps': x, 'scripts': {name: transactions}}."""
+    out = {'scripts': {}}
+    m = re.search(r'^tps = ([\d.]+)', text, re.M)
+    if m:
+        out['tps'] = float(m.group(1))
+    for m in re.finditer(r'^SQL script \d+: (\S+)\n(?:.*\n)*?'
+                         r' - (\d+) transactions', text, re.M):
+        out['scripts'][os.path.basename(m.group(1))] = int(m.group(2))
+    return out
+
+
+PARSERS = {
+    'vmstat': lambda t: parse_vmstat(t),
+    'readprofile': lambda t: parse_readprofile(t, 10),
+    'time': lambda t: parse_time(t),
+    'pgbench': lambda t: parse_pgbench(t),
+}
 
 
 # --- turning rows into numbers --------------------------------------------
@@ -64,8 +156,9 @@ def config_key(config):
 def aggregate(rows):
     """Group rows by config; each metric -> median, min, max and runs.
 
-    Returns (list of {"config", "metrics", "runs"}, notes) in the order the
-    configs first appeared.
+    Returns (list of {"config", "metrics", "runs"[, "details"]}, notes) in
+    the order the configs first appeared.  A metric that is null in a row
+    (could not be measured) is left out of that row.
     """
     order, groups, notes = [], {}, []
     for row in rows:
@@ -76,25 +169,38 @@ def aggregate(rows):
         k = config_key(row['config'])
         if k not in groups:
             order.append(k)
-            groups[k] = {'config': row['config'], 'values': {}}
-        for m, v in row['metrics'].items():
+            groups[k] = {'config': row['config'], 'values': {},
+                         'details': []}
+        for m, v in row.get('metrics', {}).items():
+            if v is None:
+                continue
             groups[k]['values'].setdefault(m, []).append(float(v))
+        if 'detail' in row:
+            groups[k]['details'].append(row['detail'])
     out = []
     for k in order:
         g = groups[k]
         metrics = {m: {'median': statistics.median(v), 'min': min(v),
                        'max': max(v)} for m, v in g['values'].items()}
-        out.append({'config': g['config'], 'metrics': metrics,
-                    'runs': g['values']})
+        r = {'config': g['config'], 'metrics': metrics, 'runs': g['values']}
+        if g['details']:
+            r['details'] = g['details']
+        out.append(r)
     return out, notes
 
 
 def parse_rows(text):
+    """JSON lines -> rows; a line that is not JSON becomes a note."""
     rows = []
     for line in text.splitlines():
         line = line.strip()
-        if line:
+        if not line:
+            continue
+        try:
             rows.append(json.loads(line))
+        except ValueError:
+            rows.append({'note': 'unparsable row from the guest: %s'
+                         % line[:200]})
     return rows
 
 
@@ -121,8 +227,28 @@ def fmt(v):
     return '%.1f' % v if abs(v) < 1000 else '%.0f' % v
 
 
+def render(head, lines, left=1):
+    """A plain text table; the first `left` columns are left-aligned."""
+    widths = [max([len(h)] + [len(c[j]) for c in lines])
+              for j, h in enumerate(head)]
+    rule = ' '.join('-' * w for w in widths)
+    text = [rule, ' '.join(h.ljust(w) if j < left else h.rjust(w)
+                           for j, (h, w) in enumerate(zip(head, widths))),
+            rule]
+    for c in lines:
+        text.append(' '.join(x.ljust(w) if j < left else x.rjust(w)
+                             for j, (x, w) in enumerate(zip(c, widths))))
+    text.append(rule)
+    return text
+
+
+def median_of(r, m):
+    s = r['metrics'].get(m)
+    return s['median'] if s else None
+
+
 def table(exp, agg, notes):
-    """The experiment's table, as text, with ratios to the baseline."""
+    """The experiment's generic table, as text, with ratios."""
     keys = []
     for r in agg:
         for k in r['config']:
@@ -149,20 +275,307 @@ def table(exp, agg, notes):
                 x = rat.get((i, m))
                 cells.append('%.2f' % x if x is not None else '-')
         lines.append(cells)
-    widths = [max(len(h), *(len(c[j]) for c in lines)) if lines else len(h)
-              for j, h in enumerate(head)]
-    rule = ' '.join('-' * w for w in widths)
-    text = [rule, ' '.join(h.ljust(w) for h, w in zip(head, widths)), rule]
-    for c in lines:
-        text.append(' '.join(x.rjust(w) if j >= len(keys) else x.ljust(w)
-                             for j, (x, w) in enumerate(zip(c, widths))))
-    text.append(rule)
+    text = render(head, lines, len(keys))
     if rat:
         text.append('x: ratio of the median to %s=%s, measured in this run'
                     % exp.baseline)
     for n in notes:
         text.append('note: ' + n)
     return '\n'.join(text)
+
+
+# --- seed-format tables ---------------------------------------------------
+
+def fmt_raid0(exp, agg, notes, ctx):
+    """Seed 004: one column per kernel configuration, the runs, the
+    average, the % change against the first column, good or bad."""
+    cols = [r for r in agg if 'MBps' in r['runs']]
+    if not cols:
+        return 'no kernel configuration could run'
+    names = [str(r['config'].get('kernel', '?')) for r in cols]
+    nrun = max(len(r['runs']['MBps']) for r in cols)
+    lines = [['revision'] + names]
+    for i in range(nrun):
+        lines.append([''] + ['%.1f' % r['runs']['MBps'][i]
+                             if i < len(r['runs']['MBps']) else '-'
+                             for r in cols])
+    avgs = [statistics.mean(r['runs']['MBps']) for r in cols]
+    lines.append(['MB/s (avg)'] + ['%.1f' % a for a in avgs])
+    lines.append(['% change'] + ['%.0f%%' % (100 * (a / avgs[0] - 1))
+                                 for a in avgs])
+    res = ['base'] + [good_bad(cols[0]['runs']['MBps'], r['runs']['MBps'])
+                      for r in cols[1:]]
+    lines.append(['result'] + res)
+    widths = [max(len(line[j]) for line in lines) for j in range(len(lines[0]))]
+    text = ['  '.join(c.ljust(w) for c, w in zip(line, widths)).rstrip()
+            for line in lines]
+    text.append('')
+    text.append('dd if=/dev/zero of=/dev/md0 bs=1024k count=%s, md raid0 '
+                'over 4 simhba u320-10k LUNs; bad: a run below 0.8x the '
+                'base median' % ctx.get('count', '?'))
+    return '\n'.join(text)
+
+
+def fmt_sg_segments(exp, agg, notes, ctx):
+    """Seed 001: per SG_SEGMENTS value, vmstat samples (bi in cs us sy id)
+    and the aggregate."""
+    text = []
+    for r in agg:
+        c = r['config']
+        text.append('max_sectors = %s' % c.get('max_sectors', '?'))
+        text.append('SG_SEGMENTS = %s' % c.get('sg_segments', '?'))
+        text.append('%10s %6s %7s %3s %3s %3s' % ('bi', 'in', 'cs', 'us',
+                                                   'sy', 'id'))
+        for d in r.get('details', []):
+            for s in d.get('vmstat', []):
+                text.append('%10d %6d %7d %3d %3d %3d' % tuple(
+                    s.get(k, 0) for k in ('bi', 'in', 'cs', 'us', 'sy',
+                                          'id')))
+        text.append('aggregate %s MB/s, %s context switches/s, %s per '
+                    'direct-I/O call' % (fmt(median_of(r, 'MBps')),
+                                         fmt(median_of(r, 'cs_per_s')),
+                                         '%.2f' % median_of(r, 'cs_per_call')
+                                         if median_of(r, 'cs_per_call')
+                                         is not None else '-'))
+        text.append('')
+    return '\n'.join(text)
+
+
+IOC_SETUPS = ['base', 'ioc off', 'ioc no idle', 'ioc idle']
+
+
+def fmt_ioc_random(exp, agg, notes, ctx):
+    """Seed 002: Mode RdWr N, then one column per setup (sum of MB/s)."""
+    setups = list(IOC_SETUPS)
+    for r in agg:
+        s = r['config'].get('setup')
+        if s not in setups:
+            setups.append(s)
+    ns = []
+    for r in agg:
+        if r['config'].get('N') not in ns:
+            ns.append(r['config'].get('N'))
+    lines = []
+    for n in ns:
+        cells = ['rnd', 'rd', str(n)]
+        for s in setups:
+            v = [median_of(r, 'MBps') for r in agg
+                 if r['config'].get('N') == n and r['config'].get('setup') == s]
+            cells.append('%.1f' % v[0] if v and v[0] is not None
+                         else 'missing')
+        lines.append(cells)
+    text = render(['Mode', 'RdWr', 'N'] + setups, lines, 2)
+    text.append('MB/s, sum over the N readers; "missing": that setup does '
+                'not exist in this kernel (never estimated)')
+    return '\n'.join(text)
+
+
+def fmt_bs_sweep(exp, agg, notes, ctx):
+    """Seed 003: per device and path, real/user/sys and cs/s per size."""
+    text = []
+    seen = []
+    for r in agg:
+        k = (r['config'].get('device'), r['config'].get('path'))
+        if k not in seen:
+            seen.append(k)
+    for dev, path in seen:
+        rows = [r for r in agg if r['config'].get('device') == dev and
+                r['config'].get('path') == path]
+        text.append('%s, %s (%s MB per size):' % (dev, path,
+                                                  ctx.get('mb', '?')))
+        text.append('\t%-11s %-10s %-10s %8s %8s' % ('real', 'user', 'sys',
+                                                     'cs/s', 'MB/s'))
+        for r in rows:
+            def t(m):
+                v = median_of(r, m)
+                return fmt_time(v) if v is not None else '-'
+            text.append('%sK\t%-11s %-10s %-10s %8s %8s' % (
+                r['config'].get('size_kb'), t('real_s'), t('user_s'),
+                t('sys_s'), fmt(median_of(r, 'cs_per_s')),
+                fmt(median_of(r, 'MBps'))))
+        text.append('')
+    return '\n'.join(text)
+
+
+ANTIC_GOALS = [
+    ('reader_MBps', 5.0, 'reader MB/s with a streaming writer >= 5x mq-deadline'),
+    ('total_MBps', 1.0, 'total MB/s with a streaming writer >= mq-deadline'),
+    ('seq2_MBps', 3.0, '2 sequential readers >= 3x mq-deadline'),
+    ('seq4_MBps', 3.0, '4 sequential readers >= 3x mq-deadline'),
+    ('oltp_iops', 0.97, 'seeky OLTP-like mix >= 0.97x mq-deadline'),
+    ('nullblk_kiops', 0.9, 'null_blk 4 KiB random-read IOPS >= 0.9x mq-deadline'),
+]
+
+
+def fmt_anticipatory(exp, agg, notes, ctx):
+    """Issue 4's goals, met or not, from this run's medians."""
+    rat = ratios(agg, exp.baseline)
+    idx = [i for i, r in enumerate(agg)
+           if r['config'].get('elevator') == 'anticipatory']
+    text = ['goals of the anticipatory scheduler (ratios to mq-deadline '
+            'measured in this run):']
+    if not idx:
+        text.append('  anticipatory did not run: no goal can be checked')
+        return '\n'.join(text)
+    i = idx[0]
+    for m, want, what in ANTIC_GOALS:
+        x = rat.get((i, m))
+        text.append('  %-60s %s' % (what, 'no data' if x is None else
+                                    '%.2fx %s' % (x, 'met' if x >= want
+                                                  else 'NOT met')))
+    bfq = [j for j, r in enumerate(agg) if r['config'].get('elevator') == 'bfq']
+    for m in ('seq2_MBps', 'seq4_MBps'):
+        a, b = median_of(agg[i], m), (median_of(agg[bfq[0]], m)
+                                      if bfq else None)
+        text.append('  %-60s %s' % ('%s >= bfq' % m.replace('_MBps', ' readers'),
+                                    'no data' if a is None or b is None else
+                                    '%.1f vs %.1f %s' % (a, b, 'met' if a >= b
+                                                         else 'NOT met')))
+    return '\n'.join(text)
+
+
+DBT2_ELEVATORS = ['mq-deadline', 'anticipatory', 'cfq', 'bfq', 'none']
+
+
+def fmt_dbt2(exp, agg, notes, ctx):
+    """Seed 000: the STP table, then readprofile side by side."""
+    text = ['METRICS OVER LAST %s:' % ctx.get('duration', '? SECONDS')]
+    lines = []
+    stp = [r for r in agg if r['config'].get('table') == 'stp']
+    missing = [k[len('missing_'):] for k in ctx if k.startswith('missing_')]
+    order = []
+    for e in DBT2_ELEVATORS + [r['config'].get('elevator') for r in stp]:
+        if e not in order:
+            order.append(e)
+    for e in order:
+        rows = [r for r in stp if r['config'].get('elevator') == e]
+        if not rows and e in missing:
+            lines.append([str(ctx.get('kernel', '?')), e, 'missing', '-',
+                          '-', 'does not exist in this kernel'])
+        for r in rows:
+            c = r['config']
+            lines.append([str(ctx.get('kernel', '?')), e,
+                          '%.0f' % median_of(r, 'notpm')
+                          if median_of(r, 'notpm') is not None else '-',
+                          '%.1f' % median_of(r, 'cpu_pct')
+                          if median_of(r, 'cpu_pct') is not None else '-',
+                          '%.1f' % median_of(r, 'blocks_per_s')
+                          if median_of(r, 'blocks_per_s') is not None
+                          else '-',
+                          'dma_bits=%s' % c.get('dma_bits', '?')])
+    text += render(['Kernel', 'Elevator', 'NOTPM', 'CPU%', 'Blocks/s',
+                    'Setup'], lines, 2)
+    prof = [r for r in agg if r['config'].get('table') == 'profile']
+    if prof:
+        text.append('')
+        text.append('FUNCTIONS SORTED BY LOAD:')
+        cols = []
+        for r in prof:
+            d = (r.get('details') or [{}])[0]
+            cols.append(('%s dma_bits=%s' % (r['config'].get('elevator'),
+                                             r['config'].get('dma_bits')),
+                         d.get('profile', []), r))
+        n = max([len(c[1]) for c in cols] + [0])
+        head = ['#']
+        for name, _, _ in cols:
+            head += [name, 'ticks']
+        lines = []
+        for i in range(n):
+            cells = [str(i + 1)]
+            for _, p, _ in cols:
+                cells += [p[i][0], str(p[i][1])] if i < len(p) else ['', '']
+            lines.append(cells)
+        w = [max([len(head[j])] + [len(c[j]) for c in lines])
+             for j in range(len(head))]
+        rule = ' '.join('-' * x for x in w)
+        text += [rule, ' '.join(h.ljust(x) if j % 2 else h.rjust(x)
+                                for j, (h, x) in enumerate(zip(head, w))),
+                 rule]
+        for c in lines:
+            text.append(' '.join(v.ljust(x) if j % 2 else v.rjust(x)
+                                 for j, (v, x) in enumerate(zip(c, w))))
+        bl = []
+        for name, _, r in cols:
+            bl.append('%s: %s bounced segments, %s bounced MB'
+                      % (name, fmt(median_of(r, 'bounce_segs')),
+                         fmt((median_of(r, 'bounce_bytes') or 0) / 1e6)
+                         if median_of(r, 'bounce_bytes') is not None else '-'))
+        text.append('bounce counters (simhba host): ' + '; '.join(bl))
+    return '\n'.join(text)
+
+
+# --- the registry ---------------------------------------------------------
+
+EXPERIMENTS = [
+    Experiment('overview',
+               'every elevator on a simhba sata-7200 disk: streaming reader '
+               'vs buffered writer, and 2 sequential readers',
+               [('reader_MBps', 'reader MB/s'),
+                ('disk_write_MBps', 'writer MB/s'),
+                ('two_readers_MBps', '2 readers MB/s')],
+               baseline=('elevator', 'mq-deadline'), minutes=15),
+    Experiment('simhba-calibration',
+               'simhba profiles: sequential MB/s (outer, inner zone) and '
+               '4 KiB random IOPS (QD1, QD32) against the model',
+               [('seq_outer_MBps', 'outer MB/s'),
+                ('seq_outer_expected', 'expected'),
+                ('seq_outer_ratio', 'ratio'),
+                ('seq_inner_MBps', 'inner MB/s'),
+                ('seq_inner_expected', 'expected'),
+                ('seq_inner_ratio', 'ratio'),
+                ('rand_qd1_iops', 'QD1 IOPS'),
+                ('rand_qd1_expected', 'expected'),
+                ('rand_qd1_ratio', 'ratio'),
+                ('rand_qd32_iops', 'QD32 IOPS'),
+                ('rand_qd32_expected', 'expected'),
+                ('rand_qd32_ratio', 'ratio')],
+               minutes=5),
+    Experiment('raid0-dd',
+               'seed 004: dd bs=1024k to md raid0 over 4 simhba LUNs, five '
+               'runs per kernel configuration (KERNELS=a,b)',
+               [('MBps', 'MB/s')], minutes=6, kernels=True,
+               formatter=fmt_raid0),
+    Experiment('sg-segments',
+               'seed 001: 20 O_DIRECT dd bs=256k readers on 2 qla2xxx-like '
+               'HBAs x 10 LUNs, sg_segments 32 vs 64, vmstat samples',
+               [('MBps', 'MB/s'), ('cs_per_s', 'cs/s'),
+                ('cs_per_call', 'cs/call'), ('in_per_s', 'in/s'),
+                ('sy_pct', 'sy %')],
+               baseline=('sg_segments', 32), minutes=4,
+               formatter=fmt_sg_segments),
+    Experiment('bs-sweep',
+               'seed 003: sequential reads through sg_dd and O_DIRECT dd, '
+               '1K..64K transfers, u320-10k disk and an array LUN',
+               [('real_s', 'real s'), ('user_s', 'user s'),
+                ('sys_s', 'sys s'), ('cs_per_s', 'cs/s'), ('MBps', 'MB/s')],
+               minutes=8, formatter=fmt_bs_sweep),
+    Experiment('anticipatory',
+               'issue 4: anticipatory vs mq-deadline, bfq, kyber, none on '
+               'sata-7200 (+ null_blk overhead)',
+               [('reader_MBps', 'reader MB/s'), ('total_MBps', 'total MB/s'),
+                ('seq2_MBps', '2 seq MB/s'), ('seq4_MBps', '4 seq MB/s'),
+                ('oltp_iops', 'OLTP IOPS'), ('nullblk_kiops', 'null kIOPS')],
+               baseline=('elevator', 'mq-deadline'), minutes=6,
+               formatter=fmt_anticipatory),
+    Experiment('ioc-random',
+               'seed 002: N=2,4,8 random readers on a 4-member striped '
+               'simhba LUN; base / ioc off / ioc no idle / ioc idle',
+               [('MBps', 'MB/s')], baseline=('setup', 'base'), minutes=3,
+               formatter=fmt_ioc_random),
+    Experiment('dbt2',
+               'seed 000: DBT-2-like OLTP on PostgreSQL, ext4 on a simhba '
+               'aacraid LUN; STP table and readprofile, dma_bits 32 vs 64',
+               [('notpm', 'NOTPM'), ('cpu_pct', 'CPU%'),
+                ('blocks_per_s', 'Blocks/s'), ('bounce_segs', 'bounced segs')],
+               baseline=('elevator', 'mq-deadline'), mem=6144, minutes=14,
+               append='profile=2', formatter=fmt_dbt2),
+]
+BY_NAME = {e.name: e for e in EXPERIMENTS}
+
+
+def list_experiments(out=sys.stdout):
+    for e in EXPERIMENTS:
+        out.write('%-20s %s\n' % (e.name, e.desc))
 
 
 def write_csv(path, agg):
@@ -185,14 +598,15 @@ def write_csv(path, agg):
 
 def plot(exp, agg, png):
     """A clustered bar chart of the medians, one cluster per config."""
-    if not agg:
+    rows = [r for r in agg if any(m in r['metrics'] for m, _ in exp.columns)]
+    if not rows:
         return False
     dat = png[:-4] + '.dat'
     with open(dat, 'w') as fh:
-        for r in agg:
-            label = '/'.join(str(v) for v in r['config'].values()
-                             if v != r['config'].get('device'))
-            fh.write('"%s"' % label)
+        for r in rows:
+            label = '/'.join(str(v) for k, v in r['config'].items()
+                             if k not in ('device', 'table'))
+            fh.write('"%s"' % label.replace('"', "'"))
             for m, _ in exp.columns:
                 s = r['metrics'].get(m)
                 fh.write(' %s' % (s['median'] if s else 0))
@@ -202,6 +616,7 @@ def plot(exp, agg, png):
     script = ('set terminal png size 1000,500; set output "%s"; '
               'set style data histograms; set style fill solid 0.8; '
               'set style histogram clustered; set yrange [0:*]; '
+              'set xtics rotate by -30; '
               'set title "%s"; set key outside; plot %s'
               % (png, exp.name, cols))
     try:
@@ -211,8 +626,56 @@ def plot(exp, agg, png):
         sys.stderr.write('[bench] gnuplot failed (%s): apt-get install '
                          'gnuplot-nox\n' % e)
         return False
-    os.unlink(dat)
+    finally:
+        if os.path.exists(dat):
+            os.unlink(dat)
     return True
+
+
+# --- kernel configurations (KERNELS=a,b) ----------------------------------
+
+def read_kernels(path=KERNELS_FILE):
+    """The tracked kernel configurations: name -> {variant, build, desc}."""
+    out = {}
+    with open(path) as fh:
+        for line in fh:
+            line = line.split('#', 1)[0].strip()
+            if not line:
+                continue
+            f = line.split(None, 3)
+            if len(f) < 3:
+                raise ValueError('%s: bad line %r' % (path, line))
+            out[f[0]] = {'variant': f[1], 'build': f[2],
+                         'desc': f[3] if len(f) > 3 else ''}
+    return out
+
+
+def wanted_kernels(env):
+    """The KERNELS list, or None.  The Makefile exports KERNELS='default
+    debug' (its test default) when none is given: that is not a request."""
+    v = env.get('BENCH_KERNELS') or env.get('KERNELS') or ''
+    if not v.strip() or v.strip() == 'default debug':
+        return None
+    return [k for k in re.split(r'[,\s]+', v) if k]
+
+
+def kernel_env(name, table, env):
+    """(env overrides, problem) to boot kernel configuration `name`."""
+    if name not in table:
+        return None, ('unknown kernel configuration %s (known: %s)'
+                      % (name, ', '.join(sorted(table))))
+    k = table[name]
+    build = k['build']
+    if build == '$BUILD':
+        build = env.get('BUILD') or os.path.join(TOP, 'build')
+    if not os.path.isabs(build):
+        build = os.path.join(TOP, build)
+    img = os.path.join(build, 'obj', k['variant'], 'arch', 'x86', 'boot',
+                       'bzImage')
+    if not os.path.exists(img):
+        return None, ('kernel configuration %s is not built (%s missing; %s)'
+                      % (name, img, k['desc']))
+    return {'BUILD': build, 'KERNEL': k['variant']}, None
 
 
 # --- running ----------------------------------------------------------------
@@ -226,54 +689,124 @@ def git_describe():
         return 'unknown'
 
 
-def run_one(exp, outdir, runs, scale):
-    guest = os.path.join(outdir, 'guest-' + exp.name)
+def plan_boots(exps, kernels):
+    """Group the experiments into boots: one per (kernel configuration,
+    memory, command line).  Returns [(kname, mem, append, [exp])]."""
+    boots, index = [], {}
+    for e in exps:
+        for k in (kernels if e.kernels and kernels else [None]):
+            key = (k, e.mem, e.append)
+            if key not in index:
+                index[key] = len(boots)
+                boots.append((k, e.mem, e.append, []))
+            boots[index[key]][3].append(e)
+    return boots
+
+
+def run_boot(boot, guest, runs, scale, envx, t0, total_min):
+    kname, mem, append, exps = boot
     env = dict(os.environ, BENCH_RUNS=str(runs), BENCH_SCALE=str(scale),
-               LAB_QUIET='')
-    tmo = int(exp.minutes * 60 * max(1.0, scale) * runs) + 120
-    cmd = [os.path.join(LAB, 'boot.sh'), '-m', str(exp.mem), '-t', str(tmo),
-           '-o', guest, '--', 'scripts/lab/experiments/run', exp.name]
+               LAB_QUIET='', **envx)
+    if kname:
+        env['BENCH_KERNEL_NAME'] = kname
+    minutes = sum(e.minutes for e in exps)
+    tmo = int(minutes * 60 * max(1.0, scale) * runs) + 120 + 60 * len(exps)
+    cmd = [os.path.join(LAB, 'boot.sh'), '-m', str(mem), '-t', str(tmo),
+           '-o', guest]
+    if append:
+        cmd += ['-a', append]
+    cmd += ['--', 'scripts/lab/experiments/run',
+            ','.join(e.name for e in exps)]
     start = time.time()
-    print('[bench] %s: booting (timeout %d s)' % (exp.name, tmo), flush=True)
+    print('[bench] booting for %s%s (%d MB%s, timeout %d s)'
+          % (', '.join(e.name for e in exps),
+             ' on kernel configuration %s' % kname if kname else '', mem,
+             ', ' + append if append else '', tmo), flush=True)
     proc = subprocess.Popen(cmd, cwd=TOP, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
                             errors='replace')
-    plan = 0
-    kernel = 'unknown'
+    plan, cur, kernel, est = 0, '?', 'unknown', {}
+    cur_start = start
+    done_min = 0.0
     for line in proc.stdout:
-        m = re.search(r'bench: (.*)', line)
         if line.startswith('[lab]'):
             print(line.rstrip(), flush=True)
-        if re.search(r'Linux version (\S+)', line):
-            kernel = re.search(r'Linux version (\S+)', line).group(1)
+        km = re.search(r'Linux version (\S+)', line)
+        if km:
+            kernel = km.group(1)
+        m = re.search(r'bench: (.*)', line)
         if not m:
             continue
         msg = m.group(1)
         pm = re.match(r'plan (\d+)', msg)
         sm = re.match(r'step (\d+)/(\d+) (.*)', msg)
-        el = time.time() - start
-        if pm:
+        bm = re.match(r'begin (\S+)', msg)
+        em = re.match(r'end (\S+) status (\d+)', msg)
+        now = time.time()
+        if bm:
+            cur, plan, cur_start = bm.group(1), 0, now
+            print('[bench] %s: started (%d s into the run)'
+                  % (cur, now - t0), flush=True)
+        elif em:
+            e = BY_NAME.get(em.group(1))
+            done_min += e.minutes if e else 0
+            print('[bench] %s: finished in %d s (status %s)'
+                  % (em.group(1), now - cur_start, em.group(2)), flush=True)
+        elif pm:
             plan = int(pm.group(1))
         elif sm:
             done = int(sm.group(1)) - 1
+            el = now - cur_start
             eta = ''
             if done > 0 and plan:
-                eta = ', about %d s left' % (el / done * (plan - done))
-            print('[bench] %s [%s/%s, %d s%s] %s'
-                  % (exp.name, sm.group(1), sm.group(2), el, eta,
+                eta = ', about %d s left in it' % (el / done * (plan - done))
+            print('[bench] %s [%s/%s, %d s, %d s total%s] %s'
+                  % (cur, sm.group(1), sm.group(2), el, now - t0, eta,
                      sm.group(3)), flush=True)
         else:
-            print('[bench] %s: %s' % (exp.name, msg), flush=True)
+            print('[bench] %s: %s' % (cur, msg), flush=True)
     rc = proc.wait()
-    rows_path = os.path.join(guest, exp.name + '.rows')
-    rows = []
-    if os.path.exists(rows_path):
-        with open(rows_path) as fh:
-            rows = parse_rows(fh.read())
-    return rc, kernel, rows
+    res = {}
+    for e in exps:
+        rows = []
+        p = os.path.join(guest, e.name + '.rows')
+        if os.path.exists(p):
+            with open(p) as fh:
+                rows = parse_rows(fh.read())
+        st = None
+        sp = os.path.join(guest, e.name + '.status')
+        if os.path.exists(sp):
+            with open(sp) as fh:
+                st = fh.read().strip()
+        ctx = {}
+        cp = os.path.join(guest, e.name + '.ctx')
+        if os.path.exists(cp):
+            with open(cp) as fh:
+                for line in fh:
+                    if '=' in line:
+                        k, v = line.rstrip('\n').split('=', 1)
+                        ctx[k] = v
+        if kname:
+            for r in rows:
+                if 'config' in r:
+                    r['config'] = dict({'kernel': kname}, **r['config'])
+        res[e.name] = (rows, st, ctx)
+    return rc, kernel, res
+
+
+def run_parse(argv):
+    if len(argv) != 2 or argv[0] not in PARSERS:
+        sys.stderr.write('usage: bench.py --parse %s FILE\n'
+                         % '|'.join(sorted(PARSERS)))
+        return 2
+    with open(argv[1]) as fh:
+        print(json.dumps(PARSERS[argv[0]](fh.read())))
+    return 0
 
 
 def main(argv):
+    if argv and argv[0] == '--parse':
+        return run_parse(argv[1:])
     names = argv[0] if argv else 'list'
     if names == 'list':
         list_experiments()
@@ -282,9 +815,9 @@ def main(argv):
     if wanted == ['all']:
         wanted = [e.name for e in EXPERIMENTS]
     unknown = [n for n in wanted if n not in BY_NAME]
-    if unknown:
+    if unknown or not wanted:
         sys.stderr.write('[bench] unknown experiment: %s; known:\n'
-                         % ', '.join(unknown))
+                         % ', '.join(unknown or ['(none given)']))
         list_experiments(sys.stderr)
         return 2
     try:
@@ -298,6 +831,32 @@ def main(argv):
                          'a positive number\n')
         return 2
 
+    exps = [BY_NAME[n] for n in wanted]
+    kernels = wanted_kernels(os.environ)
+    kenv, knotes = {None: {}}, {}
+    if kernels:
+        if not any(e.kernels for e in exps):
+            sys.stderr.write('[bench] KERNELS=%s: none of %s compares kernel '
+                             'configurations (raid0-dd does)\n'
+                             % (','.join(kernels), ', '.join(wanted)))
+        try:
+            table_k = read_kernels()
+        except (OSError, ValueError) as e:
+            sys.stderr.write('[bench] %s\n' % e)
+            return 2
+        bad = [k for k in kernels if k not in table_k]
+        if bad:
+            sys.stderr.write('[bench] unknown kernel configuration: %s; known:'
+                             '\n' % ', '.join(bad))
+            for k, v in table_k.items():
+                sys.stderr.write('%-12s %s\n' % (k, v['desc']))
+            return 2
+        for k in kernels:
+            kenv[k], problem = kernel_env(k, table_k, os.environ)
+            if problem:
+                knotes[k] = problem
+                sys.stderr.write('[bench] %s\n' % problem)
+
     run_id = time.strftime('%Y%m%d-%H%M%S')
     outdir = os.path.join(TOP, 'results', run_id)
     os.makedirs(outdir, exist_ok=True)
@@ -305,25 +864,74 @@ def main(argv):
     if os.path.islink(latest):
         os.unlink(latest)
     os.symlink(run_id, latest)
+
+    boots = plan_boots(exps, kernels)
+    total_min = sum(e.minutes * max(1.0, scale) * runs for e in exps)
+    print('[bench] run %s: %s in %d boot%s, roughly %d min at most'
+          % (run_id, ', '.join(wanted), len(boots), 's'[:len(boots) > 1],
+             total_min), flush=True)
+    t0 = time.time()
+    collected = {e.name: {'rows': [], 'status': [], 'ctx': {},
+                          'kernels': {}} for e in exps}
+    for i, boot in enumerate(boots):
+        kname = boot[0]
+        if kname and kenv.get(kname) is None:
+            for e in boot[3]:
+                collected[e.name]['rows'].append({'note': knotes[kname]})
+            continue
+        guest = os.path.join(outdir, 'guest-%d%s' % (
+            i, '-' + kname if kname else ''))
+        rc, kernel, res = run_boot(boot, guest, runs, scale,
+                                   kenv.get(kname) or {}, t0, total_min)
+        for e in boot[3]:
+            rows, st, ctx = res[e.name]
+            c = collected[e.name]
+            c['rows'] += rows
+            c['ctx'].update(ctx)
+            c['kernels'][kname or 'default'] = kernel
+            if st is None:
+                c['rows'].append({'note': 'the guest did not finish %s '
+                                  '(boot status %d%s)' % (
+                                      e.name, rc, ', kernel configuration '
+                                      + kname if kname else '')})
+            elif st != '0':
+                c['status'].append(st)
+
     status = 0
-    for name in wanted:
-        exp = BY_NAME[name]
-        rc, kernel, rows = run_one(exp, outdir, runs, scale)
-        agg, notes = aggregate(rows)
-        if rc != 0:
-            notes.append('the guest run ended with status %d' % rc)
-        doc = {'experiment': name, 'kernel': kernel,
-               'series': git_describe(), 'runs': runs, 'scale': scale,
+    series = git_describe()
+    for e in exps:
+        c = collected[e.name]
+        agg, notes = aggregate(c['rows'])
+        for st in c['status']:
+            notes.append('the experiment script ended with status %s' % st)
+        kern = list(c['kernels'].values())
+        doc = {'experiment': e.name,
+               'kernel': kern[0] if len(kern) == 1 else
+               (kern[0] if kern else 'unknown'),
+               'series': series, 'runs': runs, 'scale': scale,
                'notes': notes, 'rows': agg}
-        base = os.path.join(outdir, name)
+        if len(c['kernels']) > 1 or (kernels and e.kernels):
+            doc['kernels'] = c['kernels']
+        if c['ctx']:
+            doc['setup'] = c['ctx']
+        base = os.path.join(outdir, e.name)
         with open(base + '.json', 'w') as fh:
             json.dump(doc, fh, indent=1)
         write_csv(base + '.csv', agg)
-        plotted = plot(exp, agg, base + '.png')
+        plotted = plot(e, agg, base + '.png')
         print()
         print('%s  (kernel %s, series %s, %d run%s, scale %g)'
-              % (name, kernel, doc['series'], runs, 's'[:runs > 1], scale))
-        print(table(exp, agg, notes))
+              % (e.name, ', '.join(sorted(set(kern))) or 'unknown', series,
+                 runs, 's'[:runs > 1], scale))
+        if e.formatter and agg:
+            try:
+                ctx = dict(c['ctx'], kernel=doc['kernel'])
+                print(e.formatter(e, agg, notes, ctx))
+            except Exception as ex:  # a table bug must not lose the data
+                print('(seed-format table failed: %r)' % ex)
+            print()
+            print('summary: median (min-max) over the runs')
+        print(table(e, agg, notes))
         print('files: %s.json %s.csv%s' % (base, base,
                                              ' %s.png' % base if plotted
                                              else ''))

@@ -4,8 +4,11 @@
 #
 #   bench_plan N                 how many steps it will take (for progress)
 #   bench_step "what"            one step starts (prints progress)
-#   bench_row CONFIG_JSON METRICS_JSON
-#                                one measurement of one configuration
+#   bench_row CONFIG_JSON METRICS_JSON [DETAIL_JSON]
+#                                one measurement of one configuration (a
+#                                null metric: could not be measured); the
+#                                detail (samples, profiles) is kept as is
+#   bench_ctx KEY VALUE          a fact for the table's caption (sizes)
 #   bench_note "text"            something the table must say (a missing
 #                                scheduler, a fallback device)
 #
@@ -16,6 +19,7 @@
 
 BENCH_ROWS=$LAB_OUT/$BENCH_EXP.rows
 : >"$BENCH_ROWS"
+: >"$LAB_OUT/$BENCH_EXP.ctx"
 _bench_steps=0
 _bench_step=0
 
@@ -29,7 +33,16 @@ bench_step()
 
 bench_row()
 {
-	printf '{"config": %s, "metrics": %s}\n' "$1" "$2" >>"$BENCH_ROWS"
+	if [ -n "${3:-}" ]; then
+		printf '{"config": %s, "metrics": %s, "detail": %s}\n' "$1" "$2" "$3" >>"$BENCH_ROWS"
+	else
+		printf '{"config": %s, "metrics": %s}\n' "$1" "$2" >>"$BENCH_ROWS"
+	fi
+}
+
+bench_ctx()
+{
+	echo "$1=$2" >>"$LAB_OUT/$BENCH_EXP.ctx"
 }
 
 bench_note()
@@ -90,3 +103,44 @@ else:
     sys.exit('no job %s in %s' % (sys.argv[2], sys.argv[1]))
 EOF
 }
+
+# bench_size DEFAULT MIN: DEFAULT x BENCH_SCALE, an integer, at least MIN.
+bench_size()
+{
+	awk -v d="$1" -v m="$2" -v s="$BENCH_SCALE" \
+		'BEGIN { v = int(d * s + 0.5); print (v < m ? m : v) }'
+}
+
+# bench_parse vmstat|readprofile|time|pgbench FILE: the host's parser, as JSON.
+bench_parse()
+{
+	python3 "$LAB_TOP/scripts/lab/bench.py" --parse "$@"
+}
+
+# System-wide counters, for deltas: "ctxt intr user nice sys idle iowait
+# irq softirq" (jiffies for the CPU times).
+bench_stat()
+{
+	awk '$1 == "ctxt" { c = $2 } $1 == "intr" { i = $2 }
+	     $1 == "cpu" { u = $2; n = $3; s = $4; id = $5; w = $6; q = $7; sq = $8 }
+	     END { print c, i, u, n, s, id, w, q, sq }' /proc/stat
+}
+
+# bench_stat_delta "BEFORE" "AFTER" SECONDS: JSON fields cs_per_s, in_per_s,
+# cpu_pct (busy), us_pct, sy_pct over the interval.
+bench_stat_delta()
+{
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
+		split(a, x); split(b, y)
+		tot = 0
+		for (i = 3; i <= 9; i++) tot += y[i] - x[i]
+		if (tot <= 0) tot = 1
+		if (t <= 0) t = 1
+		printf "\"cs\": %d, \"cs_per_s\": %.1f, \"in_per_s\": %.1f, ", y[1] - x[1], (y[1] - x[1]) / t, (y[2] - x[2]) / t
+		printf "\"cpu_pct\": %.1f, ", 100 * (tot - (y[6] - x[6]) - (y[7] - x[7])) / tot
+		printf "\"us_pct\": %.1f, \"sy_pct\": %.1f", 100 * (y[3] - x[3] + y[4] - x[4]) / tot, 100 * (y[5] - x[5] + y[8] - x[8] + y[9] - x[9]) / tot
+	}'
+}
+
+# Wall clock in seconds with nanoseconds.
+bench_now() { date +%s.%N; }

@@ -58,5 +58,197 @@ class ListTest(unittest.TestCase):
         self.assertEqual(bench.main(['overview,nosuch']), 2)
 
 
+VMSTAT = """procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----
+ r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st
+ 1  0      0 3642680   8832  42836    0    0    12     5   30   50  1  2 97  0  0
+ 0 20      0 3642680   8836  42836    0    0 194611     3 1761  2122  0 100  0  0  0
+ 0 20      0 3642680   8840  42836    0    0 194509     3 1774  2150 10 81  8  1  0
+"""
+
+PROFILE = """
+  5470 default_idle                             85.4688
+    77 bounce_copy_vec                           0.6016
+   659 schedule                                  0.3432
+  6206 total                                     0.0021
+"""
+
+
+class ParserTest(unittest.TestCase):
+    def test_vmstat_drops_the_since_boot_line(self):
+        s = bench.parse_vmstat(VMSTAT)
+        self.assertEqual(len(s), 2)
+        self.assertEqual(s[0]['bi'], 194611)
+        self.assertEqual(s[1]['sy'], 81)
+        self.assertEqual(len(bench.parse_vmstat(VMSTAT, skip_first=False)), 3)
+
+    def test_vmstat_means(self):
+        m = bench.vmstat_means(bench.parse_vmstat(VMSTAT))
+        self.assertAlmostEqual(m['cs'], 2136.0)
+        self.assertAlmostEqual(m['id'], 4.0)
+        self.assertEqual(bench.vmstat_means([]), {})
+
+    def test_vmstat_garbage(self):
+        self.assertEqual(bench.parse_vmstat('no header\n1 2 3\n'), [])
+
+    def test_readprofile_sorted_without_total(self):
+        p = bench.parse_readprofile(PROFILE)
+        self.assertEqual(p[0], ('default_idle', 5470))
+        self.assertEqual([f for f, _ in p],
+                         ['default_idle', 'schedule', 'bounce_copy_vec'])
+        self.assertEqual(len(bench.parse_readprofile(PROFILE, top=1)), 1)
+
+    def test_time(self):
+        self.assertAlmostEqual(bench.parse_time('1m45.300s'), 105.3)
+        self.assertAlmostEqual(bench.parse_time('0m0.830s'), 0.83)
+        self.assertAlmostEqual(bench.parse_time('12.5'), 12.5)
+        self.assertAlmostEqual(bench.parse_time('1h0m1s'), 3601)
+        self.assertRaises(ValueError, bench.parse_time, 'soon')
+        self.assertEqual(bench.fmt_time(105.3), '1m45.300s')
+        self.assertEqual(bench.fmt_time(0.83), '0m00.830s')
+
+    def test_good_bad(self):
+        base = [279, 281, 281, 279, 278]
+        self.assertEqual(bench.good_bad(base, [278, 278, 113, 69.2, 75.6]),
+                         'bad')
+        self.assertEqual(bench.good_bad(base, [279, 270, 250, 260, 275]),
+                         'good')
+        # the limit is 0.8 x the base median (279): 223.2
+        self.assertEqual(bench.good_bad(base, [223.3]), 'good')
+        self.assertEqual(bench.good_bad(base, [223.1]), 'bad')
+        self.assertIsNone(bench.good_bad([], [1]))
+
+    def test_pgbench(self):
+        text = """tps = 149.537252 (without initial connection time)
+SQL script 1: /tmp/x/new_order.sql
+ - weight: 45 (targets 45.0% of total)
+ - 196 transactions (43.8% of total, tps = 65.422548)
+ - number of failed transactions: 0 (0.000%)
+SQL script 2: payment.sql
+ - weight: 43 (targets 43.0% of total)
+ - 190 transactions (41.8% of total, tps = 68.098985)
+"""
+        p = bench.parse_pgbench(text)
+        self.assertAlmostEqual(p['tps'], 149.537252)
+        self.assertEqual(p['scripts'], {'new_order.sql': 196,
+                                        'payment.sql': 190})
+        self.assertEqual(bench.parse_pgbench('error'), {'scripts': {}})
+
+
+class RowsTest(unittest.TestCase):
+    def test_bad_line_becomes_a_note(self):
+        rows = bench.parse_rows('{"config": {}, "metrics": {}}\n{oops\n')
+        self.assertEqual(len(rows), 2)
+        self.assertIn('unparsable', rows[1]['note'])
+
+    def test_null_metric_and_detail(self):
+        agg, _ = bench.aggregate(bench.parse_rows(
+            '{"config": {"a": 1}, "metrics": {"x": null, "y": 2}, '
+            '"detail": {"vmstat": []}}\n'
+            '{"config": {"a": 1}, "metrics": {"x": 4}}\n'))
+        self.assertEqual(agg[0]['runs'], {'x': [4.0], 'y': [2.0]})
+        self.assertEqual(agg[0]['details'], [{'vmstat': []}])
+
+
+def agg_of(lines):
+    return bench.aggregate(bench.parse_rows('\n'.join(lines)))[0]
+
+
+class SeedTableTest(unittest.TestCase):
+    def test_raid0(self):
+        rows = []
+        for k, runs in (('base', [279, 281, 281, 279, 278]),
+                        ('full', [278, 278, 113, 69.2, 75.6])):
+            rows += ['{"config": {"kernel": "%s"}, "metrics": {"MBps": %s}}'
+                     % (k, v) for v in runs]
+        e = bench.BY_NAME['raid0-dd']
+        t = e.formatter(e, agg_of(rows), [], {'count': '2048'})
+        self.assertIn('revision', t)
+        self.assertRegex(t, r'MB/s \(avg\)\s+279.6\s+162.8')
+        self.assertRegex(t, r'% change\s+0%\s+-42%')
+        self.assertRegex(t, r'result\s+base\s+bad')
+
+    def test_ioc_random_marks_missing(self):
+        rows = ['{"config": {"N": %d, "setup": "base"}, "metrics": '
+                '{"MBps": %d}}' % (n, 10 * n) for n in (2, 4, 8)]
+        e = bench.BY_NAME['ioc-random']
+        t = e.formatter(e, agg_of(rows), [], {})
+        self.assertRegex(t, r'rnd\s+rd\s+2\s+20.0\s+missing\s+missing\s+'
+                            r'missing')
+
+    def test_bs_sweep(self):
+        rows = ['{"config": {"device": "u320-10k", "path": "sg", '
+                '"size_kb": 1}, "metrics": {"real_s": 114.822, '
+                '"user_s": 2.828, "sys_s": 10.289, "cs_per_s": 44000}}']
+        e = bench.BY_NAME['bs-sweep']
+        t = e.formatter(e, agg_of(rows), [], {'mb': '32'})
+        self.assertIn('1K\t1m54.822s', t)
+        self.assertIn('0m10.289s', t)
+
+    def test_sg_segments(self):
+        rows = ['{"config": {"sg_segments": 32, "max_sectors": 512}, '
+                '"metrics": {"MBps": 170, "cs_per_s": 3500, '
+                '"cs_per_call": 1.5}, "detail": {"vmstat": [{"bi": 170755, '
+                '"in": 2354, "cs": 3477, "us": 2, "sy": 98, "id": 0}]}}']
+        e = bench.BY_NAME['sg-segments']
+        t = e.formatter(e, agg_of(rows), [], {})
+        self.assertIn('SG_SEGMENTS = 32', t)
+        self.assertIn('    170755   2354    3477   2  98   0', t)
+        self.assertIn('1.50 per direct-I/O call', t)
+
+    def test_dbt2(self):
+        rows = ['{"config": {"table": "stp", "elevator": "mq-deadline", '
+                '"dma_bits": 32}, "metrics": {"notpm": 1313, '
+                '"cpu_pct": 94.5, "blocks_per_s": 9582.1}}',
+                '{"config": {"table": "profile", "elevator": "mq-deadline",'
+                ' "dma_bits": 32}, "metrics": {"bounce_segs": 5}, "detail": '
+                '{"profile": [["default_idle", 5470223], ["schedule", 9]]}}']
+        e = bench.BY_NAME['dbt2']
+        t = e.formatter(e, agg_of(rows), [], {'kernel': '6.12',
+                                              'missing_cfq': '1'})
+        self.assertRegex(t, r'6.12\s+mq-deadline\s+1313\s+94.5\s+9582.1')
+        self.assertRegex(t, r'cfq\s+missing')
+        self.assertIn('FUNCTIONS SORTED BY LOAD', t)
+        self.assertRegex(t, r'1 default_idle\s+5470223')
+
+    def test_anticipatory_goals(self):
+        rows = ['{"config": {"elevator": "mq-deadline"}, "metrics": '
+                '{"reader_MBps": 2, "seq2_MBps": 10}}',
+                '{"config": {"elevator": "anticipatory"}, "metrics": '
+                '{"reader_MBps": 12, "seq2_MBps": 20}}']
+        e = bench.BY_NAME['anticipatory']
+        t = e.formatter(e, agg_of(rows), [], {})
+        self.assertRegex(t, r'reader MB/s .*6.00x met')
+        self.assertRegex(t, r'2 sequential readers .*2.00x NOT met')
+        self.assertIn('no data', t)
+
+
+class BootPlanTest(unittest.TestCase):
+    def test_grouping(self):
+        exps = [bench.BY_NAME[n] for n in ('overview', 'raid0-dd', 'dbt2',
+                                            'bs-sweep')]
+        boots = bench.plan_boots(exps, None)
+        self.assertEqual([[e.name for e in b[3]] for b in boots],
+                         [['overview', 'raid0-dd', 'bs-sweep'], ['dbt2']])
+        boots = bench.plan_boots(exps, ['base', 'full'])
+        self.assertEqual([(b[0], [e.name for e in b[3]]) for b in boots],
+                         [(None, ['overview', 'bs-sweep']),
+                          ('base', ['raid0-dd']), ('full', ['raid0-dd']),
+                          (None, ['dbt2'])])
+
+    def test_kernels_env(self):
+        self.assertIsNone(bench.wanted_kernels({}))
+        self.assertIsNone(bench.wanted_kernels({'KERNELS': 'default debug'}))
+        self.assertEqual(bench.wanted_kernels({'KERNELS': 'base,full'}),
+                         ['base', 'full'])
+
+    def test_kernels_file(self):
+        k = bench.read_kernels()
+        self.assertIn('base', k)
+        self.assertIn('full', k)
+        env, problem = bench.kernel_env('nosuch', k, {})
+        self.assertIsNone(env)
+        self.assertIn('unknown', problem)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -1,0 +1,166 @@
+# SPDX-License-Identifier: GPL-2.0
+# dbt2 (seed 000): a DBT-2-like OLTP run on PostgreSQL, data and WAL on ext4
+# on a simhba aacraid-like LUN (raid0 of 4 u320-10k members).
+#
+# The driver is pgbench with the five TPC-C transactions as custom scripts
+# (scripts/lab/experiments/dbt2/*.sql), mixed New-Order 45%, Payment 43%,
+# Order-Status, Delivery and Stock-Level 4% each, 10 terminals per
+# warehouse, no think time.  This is a reduced TPC-C: 300 customers per
+# district and 10000 items (TPC-C: 3000 and 100000), and the
+# warehouses are 2 x BENCH_SCALE (at least 1).  NOTPM is New-Order
+# transactions per minute; CPU% is the busy share of all CPUs; Blocks/s is
+# vmstat's bi + bo (1 KiB blocks) over the run.
+#
+# Configurations: every elevator of the seed's list (deadline =
+# mq-deadline, anticipatory, cfq, bfq, none) with dma_bits=32 (the
+# adapter bounces pages above 4 GiB through swiotlb), and mq-deadline with
+# dma_bits=64.  The mq-deadline runs are profiled (boot with profile=2):
+# readprofile's top 10, side by side for 32 and 64 bits, next to the bounce
+# counters of the simhba host.  The database is built once on tmpfs and
+# copied to a new filesystem for each dma_bits setting, so that every run
+# starts from the same data with almost all memory free.
+
+secs=$(bench_size 60 8)
+W=$(bench_size 2 1)
+C=300
+I=10000
+clients=$((10 * W))
+bench_ctx duration "$secs SECONDS"
+bench_ctx warehouses "$W"
+pgbin=/usr/lib/postgresql/15/bin
+sqldir=$LAB_TOP/scripts/lab/experiments/dbt2
+seed_elevators="mq-deadline anticipatory cfq bfq none"
+bench_plan $((2 + 5 * BENCH_RUNS + BENCH_RUNS))
+
+if [ ! -x $pgbin/postgres ] || [ ! -x $pgbin/pgbench ]; then
+	bench_note "PostgreSQL 15 is not installed (postgresql, postgresql-contrib): no dbt2"
+	exit 1
+fi
+if ! _have_module simhba >/dev/null; then
+	bench_note "simhba is not available: dbt2 needs its aacraid-like LUN"
+	exit 1
+fi
+memkb=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)
+[ "$memkb" -gt $((4 * 1024 * 1024)) ] ||
+	bench_note "the guest has $((memkb / 1024)) MB: no page lies above 4 GiB, dma_bits=32 cannot bounce"
+have_prof=0
+if [ -r /proc/profile ] && command -v readprofile >/dev/null; then
+	have_prof=1
+else
+	bench_note "no kernel profile (boot with profile=2, util-linux readprofile): no profile table"
+fi
+
+asuser() { setpriv --reuid=postgres --regid=postgres --init-groups env HOME=/tmp "$@"; }
+pgopts="-c listen_addresses='' -c unix_socket_directories=/tmp -c shared_buffers=32MB \
+-c max_connections=$((clients + 10)) -c checkpoint_timeout=30s -c max_wal_size=256MB \
+-c synchronous_commit=on -c fsync=on -c full_page_writes=on"
+pgstart() { asuser $pgbin/pg_ctl -D "$1" -o "$pgopts" -l "$TEST_TMP/pg.log" -w -t 300 start >/dev/null; }
+pgstop() { asuser $pgbin/pg_ctl -D "$1" -m fast -w stop >/dev/null 2>&1; }
+
+# 1. the database, once, on tmpfs
+bench_step "initdb and load $W warehouses ($C customers/district, $I items)"
+tmpl=/var/lib/blk26/pgtemplate
+rm -rf $tmpl
+mkdir -p $tmpl
+chown postgres: $tmpl
+cp "$sqldir"/*.sql "$TEST_TMP"/
+chmod a+rx "$TEST_TMP"
+chmod a+r "$TEST_TMP"/*.sql
+if ! asuser $pgbin/initdb -D $tmpl/data -A trust -U postgres >"$TEST_TMP/initdb.log" 2>&1; then
+	bench_note "initdb failed: $(tail -n2 "$TEST_TMP/initdb.log" | tr '\n"' ' ')"
+	exit 1
+fi
+if ! pgstart $tmpl/data; then
+	bench_note "PostgreSQL did not start: $(tail -n2 "$TEST_TMP/pg.log" | tr '\n"' ' ')"
+	exit 1
+fi
+if ! asuser $pgbin/psql -h /tmp -U postgres -q -v ON_ERROR_STOP=1 -v W=$W -v C=$C \
+		-v I=$I -f "$TEST_TMP/schema.sql" postgres >"$TEST_TMP/load.log" 2>&1; then
+	bench_note "loading the database failed: $(tail -n2 "$TEST_TMP/load.log" | tr '\n"' ' ')"
+	pgstop $tmpl/data
+	exit 1
+fi
+pgstop $tmpl/data
+bench_ctx db_mb "$(du -sm $tmpl/data | cut -f1)"
+
+ran=0
+host_counter() { cat /sys/class/scsi_host/host"$1"/simhba_"$2" 2>/dev/null || echo 0; }
+vmstat_blocks() { awk '$1 == "pgpgin" { i = $2 } $1 == "pgpgout" { o = $2 } END { print i + o }' /proc/vmstat; }
+
+for bits in 32 64; do
+	bench_step "dma_bits=$bits: aacraid-like LUN, ext4, copy the database"
+	mnt=/var/lib/blk26/pg$bits
+	if ! _simhba_load 1 personality=aacraid dma_bits=$bits profile=raid0 raid_members=4 \
+			raid_member=u320-10k capacity_mb=4096 store_mb=2048 >"$TEST_TMP/sl.log"; then
+		bench_note "cannot load simhba personality=aacraid dma_bits=$bits: $(tr '\n"' ' ' <"$TEST_TMP/sl.log")"
+		continue
+	fi
+	dev=$(_simhba_disks | head -n1)
+	host=$(_simhba_hosts | head -n1)
+	mkdir -p $mnt
+	if ! mkfs.ext4 -q -F -E lazy_itable_init=1,lazy_journal_init=1,nodiscard /dev/"$dev" >"$TEST_TMP/mkfs.log" 2>&1 ||
+	   ! mount -o noinit_itable /dev/"$dev" $mnt; then
+		bench_note "mkfs.ext4/mount on $dev failed: $(tr '\n"' ' ' <"$TEST_TMP/mkfs.log")"
+		_simhba_unload
+		continue
+	fi
+	cp -a $tmpl/data $mnt/data
+	sync
+	if [ $bits = 32 ]; then elevs=$seed_elevators; else elevs=mq-deadline; fi
+	avail=$(bench_schedulers "$dev")
+	for run in $(seq 1 "$BENCH_RUNS"); do
+		for e in $elevs; do
+			if ! grep -qw -- "$e" <<<"$avail"; then
+				[ $run != 1 ] || [ $bits != 32 ] ||
+					bench_note "elevator $e does not exist in this kernel: its NOTPM is missing"
+				bench_ctx missing_$e 1
+				continue
+			fi
+			bench_step "dma_bits=$bits elevator=$e run $run: $clients terminals, ${secs} s"
+			echo "$e" >/sys/block/"$dev"/queue/scheduler || { bench_note "cannot select $e"; continue; }
+			# the same start: caches dropped, server freshly started
+			bench_drop_caches
+			pgstart $mnt/data || { bench_note "PostgreSQL did not start on $dev"; continue; }
+			prof=$([ $have_prof = 1 ] && [ "$e" = mq-deadline ] && echo 1 || echo 0)
+			[ "$prof" = 0 ] || readprofile -r 2>/dev/null
+			b0=$(host_counter "$host" bounce_segs); y0=$(host_counter "$host" bounce_bytes)
+			k0=$(vmstat_blocks); s0=$(bench_stat); t0=$(bench_now)
+			(cd "$TEST_TMP" && asuser $pgbin/pgbench -h /tmp -U postgres -n -c $clients -j 2 \
+				-T "$secs" --max-tries=10 -D W=$W -D C=$C -D I=$I \
+				-f new_order.sql@45 -f payment.sql@43 -f order_status.sql@4 \
+				-f delivery.sql@4 -f stock_level.sql@4 postgres) \
+				>"$TEST_TMP/pgbench.out" 2>&1
+			t1=$(bench_now); s1=$(bench_stat); k1=$(vmstat_blocks)
+			b1=$(host_counter "$host" bounce_segs); y1=$(host_counter "$host" bounce_bytes)
+			detail=
+			if [ "$prof" = 1 ]; then
+				grep -v '\[' /proc/kallsyms >"$TEST_TMP/map"
+				readprofile -m "$TEST_TMP/map" >"$TEST_TMP/profile" 2>"$TEST_TMP/profile.err"
+				detail="{\"profile\": $(bench_parse readprofile "$TEST_TMP/profile")}"
+				cp "$TEST_TMP/profile" "$LAB_OUT/dbt2-profile-dma$bits-run$run.txt"
+			fi
+			pgstop $mnt/data
+			cp "$TEST_TMP/pgbench.out" "$LAB_OUT/dbt2-pgbench-dma$bits-$e-run$run.txt"
+			el=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+			no=$(bench_parse pgbench "$TEST_TMP/pgbench.out" |
+			     python3 -c 'import json,sys; print(json.load(sys.stdin)["scripts"].get("new_order.sql", "null"))')
+			if [ "$no" = null ]; then
+				bench_note "pgbench failed (dma_bits=$bits $e): $(tail -n1 "$TEST_TMP/pgbench.out" | tr '"' "'")"
+				continue
+			fi
+			st=$(bench_stat_delta "$s0" "$s1" "$el")
+			m="\"notpm\": $(awk -v n="$no" -v t="$secs" 'BEGIN { printf "%.1f", n * 60 / t }'), \
+\"blocks_per_s\": $(awk -v a="$k0" -v b="$k1" -v t="$el" 'BEGIN { printf "%.1f", (b - a) / t }'), \
+\"bounce_segs\": $((b1 - b0)), \"bounce_bytes\": $((y1 - y0)), $st"
+			bench_row "{\"table\": \"stp\", \"elevator\": \"$e\", \"dma_bits\": $bits}" "{$m}"
+			[ -z "$detail" ] ||
+				bench_row "{\"table\": \"profile\", \"elevator\": \"$e\", \"dma_bits\": $bits}" \
+					"{\"bounce_segs\": $((b1 - b0)), \"bounce_bytes\": $((y1 - y0))}" "$detail"
+			ran=1
+		done
+	done
+	umount $mnt
+	_simhba_unload
+done
+rm -rf $tmpl
+[ $ran = 1 ]
