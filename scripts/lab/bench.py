@@ -5,7 +5,7 @@
   bench.py list                      the experiments, one line each
   bench.py NAME[,NAME...]|all        run them (BENCH_RUNS, BENCH_SCALE,
                                      KERNELS=a,b for raid0-dd)
-  bench.py --parse vmstat|readprofile|time FILE
+  bench.py --parse vmstat|readprofile|time|pgbench FILE
                                      the parsers, for the guest side: JSON
 
 The experiments that share a guest (same kernel, memory and command line)
@@ -14,7 +14,7 @@ runs scripts/lab/experiments/NAME.sh for each, which reports rows of
 (config, metrics[, detail]).  Here each metric becomes the median of its
 runs, with min and max kept, and is written to
 results/<run-id>/NAME.{json,csv,png}; results/latest points at the newest
-run.  Each experiment's table is printed in its seed's format, followed by
+run (BENCH_RESULTS=dir writes elsewhere).  Each experiment's table is printed in its seed's format, followed by
 the generic summary (median, min-max, ratio to the baseline).
 """
 
@@ -858,9 +858,10 @@ def main(argv):
                 sys.stderr.write('[bench] %s\n' % problem)
 
     run_id = time.strftime('%Y%m%d-%H%M%S')
-    outdir = os.path.join(TOP, 'results', run_id)
+    results = os.environ.get('BENCH_RESULTS') or os.path.join(TOP, 'results')
+    outdir = os.path.join(results, run_id)
     os.makedirs(outdir, exist_ok=True)
-    latest = os.path.join(TOP, 'results', 'latest')
+    latest = os.path.join(results, 'latest')
     if os.path.islink(latest):
         os.unlink(latest)
     os.symlink(run_id, latest)

@@ -9,9 +9,9 @@
 #      4 KiB random writer: total IOPS;
 #   4. scheduler overhead: 4 KiB random-read IOPS on null_blk (no delay),
 #      4 jobs at QD 8, in thousands.
-# Each measurement lasts 10 s x BENCH_SCALE (at least 2 s).
+# Each measurement lasts 10 s x BENCH_SCALE (at least 1 s).
 
-secs=$(bench_size 10 2)
+secs=$(bench_size 10 1)
 bench_ctx seconds "$secs"
 want="anticipatory mq-deadline bfq kyber none"
 dev=$(bench_disk sata-7200)

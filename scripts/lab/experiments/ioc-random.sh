@@ -10,9 +10,9 @@
 # measured in extra, clearly named columns: bfq without groups, and bfq
 # with one cgroup per reader, with its idling (slice_idle default) and
 # without (slice_idle=0).
-# Each measurement lasts 10 s x BENCH_SCALE (at least 2 s).
+# Each measurement lasts 10 s x BENCH_SCALE (at least 1 s).
 
-secs=$(bench_size 10 2)
+secs=$(bench_size 10 1)
 bench_ctx seconds "$secs"
 if ! _have_module simhba >/dev/null ||
    ! _simhba_load 1 profile=raid0 raid_members=4 raid_member=u320-10k \
