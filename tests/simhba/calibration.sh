@@ -37,6 +37,9 @@ for p in u320-10k sata-7200 ssd raid0; do
 	fi
 	d=$(_simhba_disks | head -n1)
 	size=$(($(cat /sys/block/"$d"/size) * 512))
+	# regions in whole blocks of $bs (O_DIRECT wants aligned offsets)
+	region=$((size / 16 / bs * bs))
+	inner_off=$(((size - region) / bs * bs))
 	kind=$(model "$d" kind)
 	members=$(model "$d" members)
 	ovh=$(model "$d" overhead_ns)
@@ -57,13 +60,13 @@ for p in u320-10k sata-7200 ssd raid0; do
 	bench_step "$p: sequential read, outer zone"
 	fio --output-format=json --output="$TEST_TMP/o.json" --name=seq \
 	    --filename=/dev/"$d" --rw=read --bs=$bs --ioengine=psync --direct=1 \
-	    --offset=0 --size=$((size / 8)) --time_based --runtime="$secs" >/dev/null 2>&1
+	    --offset=0 --size=$region --time_based --runtime="$secs" >/dev/null 2>&1
 	outer=$(fio_mbps "$TEST_TMP/o.json" seq read)
 
 	bench_step "$p: sequential read, inner zone"
 	fio --output-format=json --output="$TEST_TMP/i.json" --name=seq \
 	    --filename=/dev/"$d" --rw=read --bs=$bs --ioengine=psync --direct=1 \
-	    --offset=$((size - size / 16)) --size=$((size / 16)) \
+	    --offset=$inner_off --size=$region \
 	    --time_based --runtime="$secs" >/dev/null 2>&1
 	inner=$(fio_mbps "$TEST_TMP/i.json" seq read)
 

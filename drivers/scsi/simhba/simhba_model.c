@@ -284,10 +284,14 @@ static u64 ra_pos(const struct simhba_disk *d, u64 t)
 	return min(pos, d->ra_limit);
 }
 
+/*
+ * A read that starts inside the read-ahead segment is served by the stream:
+ * what is cached goes at once, the rest as the head keeps reading.
+ */
 static bool ra_hit(const struct simhba_disk *d, const struct simhba_op *op)
 {
 	return d->ra_valid && !op->write && !op->flush &&
-	       op->lba >= d->ra_lba && op->lba + op->nsect <= d->ra_limit;
+	       op->lba >= d->ra_lba && op->lba <= d->ra_limit;
 }
 
 static bool wc_absorbs(const struct simhba_disk *d, const struct simhba_op *op)
@@ -364,17 +368,17 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 start)
 		u64 avail = ra_pos(d, start);
 		u64 end = op->lba + op->nsect;
 
+		if (avail >= d->ra_limit) {
+			/* The segment had filled up: streaming resumes. */
+			d->ra_lba = d->ra_limit;
+			d->ra_t0 = start + d->rot_ns / 2;
+		}
 		if (end <= avail)
 			fin = start + xfer;
 		else
 			fin = max(start + xfer, d->ra_t0 +
 				  (end - d->ra_lba) * d->ra_tsec +
 				  simhba_xfer_ns(d, SIMHBA_SECTOR));
-		if (avail >= d->ra_limit) {
-			/* The segment had filled up: streaming resumes. */
-			d->ra_lba = d->ra_limit;
-			d->ra_t0 = fin + d->rot_ns / 2;
-		}
 		d->ra_limit = min(max(d->ra_limit, end + (u64)d->p.ra_kib * 2),
 				  d->capacity);
 		d->st.ra_hits++;
