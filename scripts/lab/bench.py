@@ -205,7 +205,12 @@ def parse_rows(text):
 
 
 def ratios(agg, baseline):
-    """metric -> ratio of each row's median to the baseline row's median."""
+    """metric -> ratio of each row's median to the baseline row's median.
+
+    The baseline row of a row is the one with config key = value that
+    shares the most other config values with it (ioc-random: the same N;
+    dbt2: the same table and dma_bits), the first such on a tie.
+    """
     if not baseline:
         return {}
     key, value = baseline
@@ -214,8 +219,13 @@ def ratios(agg, baseline):
         return {}
     out = {}
     for i, r in enumerate(agg):
+        def shared(b):
+            return sum(1 for k, v in r['config'].items()
+                       if k != key and b['config'].get(k) == v)
+        best = max(shared(b) for b in base)
+        b0 = [b for b in base if shared(b) == best][0]
         for m, s in r['metrics'].items():
-            b = base[0]['metrics'].get(m, {}).get('median')
+            b = b0['metrics'].get(m, {}).get('median')
             if b:
                 out[(i, m)] = s['median'] / b
     return out

@@ -14,6 +14,10 @@
 secs=$(bench_size 10 1)
 bench_ctx seconds "$secs"
 want="anticipatory mq-deadline bfq kyber none"
+if bench_smoke; then
+	want="anticipatory mq-deadline"
+	bench_note "smallest size: only anticipatory and mq-deadline"
+fi
 dev=$(bench_disk sata-7200)
 avail=$(bench_schedulers "$dev")
 scheds=

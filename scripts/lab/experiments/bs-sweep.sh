@@ -13,7 +13,11 @@
 mb=$(bench_size 32 1)
 bench_ctx mb "$mb"
 sizes="1 2 4 8 16 32 64"
-bench_plan $((2 * 2 * 7 * BENCH_RUNS))
+if bench_smoke; then
+	sizes="1 64"
+	bench_note "smallest size: 1K and 64K transfers only"
+fi
+bench_plan $((2 * 2 * $(wc -w <<<"$sizes") * BENCH_RUNS))
 if ! _have_module simhba >/dev/null ||
    ! _simhba_load 2 hosts=2 profile=u320-10k,raid0 raid_members=2 \
 		raid_member=u320-10k nostore=1 >/dev/null; then

@@ -30,7 +30,11 @@ bench_ctx warehouses "$W"
 pgbin=/usr/lib/postgresql/15/bin
 sqldir=$LAB_TOP/scripts/lab/experiments/dbt2
 seed_elevators="mq-deadline anticipatory cfq bfq none"
-bench_plan $((2 + 5 * BENCH_RUNS + BENCH_RUNS))
+if bench_smoke; then
+	seed_elevators=mq-deadline
+	bench_note "smallest size: mq-deadline only"
+fi
+bench_plan $((2 + ($(wc -w <<<"$seed_elevators") + 1) * BENCH_RUNS))
 
 if [ ! -x $pgbin/postgres ] || [ ! -x $pgbin/pgbench ]; then
 	bench_note "PostgreSQL 15 is not installed (postgresql, postgresql-contrib): no dbt2"

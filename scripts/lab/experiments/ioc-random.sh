@@ -34,7 +34,12 @@ if [ -f $cg/cgroup.controllers ] && grep -qw io $cg/cgroup.controllers &&
    echo +io >$cg/cgroup.subtree_control 2>/dev/null; then
 	groups_ok=1
 fi
-bench_plan $((${#setups[@]} * 3 * BENCH_RUNS))
+nlist="2 4 8"
+if bench_smoke; then
+	nlist=2
+	bench_note "smallest size: N=2 only"
+fi
+bench_plan $((${#setups[@]} * $(wc -w <<<"$nlist") * BENCH_RUNS))
 
 for run in $(seq 1 "$BENCH_RUNS"); do
 	for setup in "${setups[@]}"; do
@@ -42,7 +47,7 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 		base) sched=mq-deadline ;;
 		*) sched=bfq ;;
 		esac
-		for n in 2 4 8; do
+		for n in $nlist; do
 			bench_step "$setup ($sched) run $run: $n random readers (${secs} s)"
 			if [ "${setup#bfq groups}" != "$setup" ] && [ $groups_ok = 0 ]; then
 				bench_note "cgroup v2 io controller not available: no $setup column"

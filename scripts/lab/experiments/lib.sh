@@ -14,6 +14,13 @@
 #
 # Rows go to $LAB_OUT/$BENCH_EXP.rows (JSON lines) for bench.py.
 
+# Process substitution needs /dev/fd, which devtmpfs does not provide.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+
+# The smallest size (BENCH_SCALE < 0.01, the smoke test) also runs the
+# fewest configurations: the baseline and the subject of each experiment.
+bench_smoke() { awk -v s="$BENCH_SCALE" 'BEGIN { exit !(s < 0.01) }'; }
+
 . "$LAB_TOP/tests/common/rc"
 . "$LAB_TOP/tests/simhba/rc"
 

@@ -41,6 +41,15 @@ class AggregateTest(unittest.TestCase):
         self.assertAlmostEqual(r[(0, 'mbps')], 1.0)
         self.assertNotIn((1, 'iops'), r)     # no baseline value
 
+    def test_ratio_to_the_matching_baseline(self):
+        agg, _ = bench.aggregate(bench.parse_rows(
+            '{"config": {"N": 2, "setup": "base"}, "metrics": {"m": 10}}\n'
+            '{"config": {"N": 4, "setup": "base"}, "metrics": {"m": 20}}\n'
+            '{"config": {"N": 4, "setup": "bfq"}, "metrics": {"m": 30}}\n'))
+        r = bench.ratios(agg, ('setup', 'base'))
+        self.assertAlmostEqual(r[(2, 'm')], 1.5)
+        self.assertAlmostEqual(r[(1, 'm')], 1.0)
+
     def test_no_baseline_row(self):
         self.assertEqual(bench.ratios(self.agg, ('elevator', 'cfq')), {})
 
