@@ -4,7 +4,8 @@
 
   bench.py list                      the experiments, one line each
   bench.py NAME[,NAME...]|all        run them (BENCH_RUNS, BENCH_SCALE,
-                                     KERNELS=a,b for raid0-dd)
+                                     KERNELS=a,b for raid0-dd: names of
+                                     experiments/kernels, or series-N)
   bench.py --parse vmstat|readprofile|time|pgbench FILE
                                      the parsers, for the guest side: JSON
 
@@ -669,22 +670,58 @@ def wanted_kernels(env):
     return [k for k in re.split(r'[,\s]+', v) if k]
 
 
-def kernel_env(name, table, env):
-    """(env overrides, problem) to boot kernel configuration `name`."""
-    if name not in table:
-        return None, ('unknown kernel configuration %s (known: %s)'
-                      % (name, ', '.join(sorted(table))))
-    k = table[name]
+def kernel_entry(name, table):
+    """A configuration of the file, or series-N: the first N patches."""
+    if name in table:
+        return table[name]
+    m = re.match(r'^series-(\d+)$', name)
+    if m:
+        return {'variant': 'default', 'build': 'series:' + m.group(1),
+                'desc': 'pristine 6.12 + the first %s patches of '
+                        'patches/series' % m.group(1)}
+    return None
+
+
+def kernel_env(name, table, env, build_missing=False, log=None):
+    """(env overrides, problem) to boot kernel configuration `name`.
+
+    A configuration whose build column is series:N is built by
+    experiments/build-prefix.sh into build-<name> when missing and
+    build_missing is set.
+    """
+    k = kernel_entry(name, table)
+    if k is None:
+        return None, ('unknown kernel configuration %s (known: %s, '
+                      'series-N)' % (name, ', '.join(sorted(table))))
     build = k['build']
-    if build == '$BUILD':
+    prefix = None
+    if build.startswith('series:'):
+        prefix = build.split(':', 1)[1]
+        build = 'build-' + name
+    elif build == '$BUILD':
         build = env.get('BUILD') or os.path.join(TOP, 'build')
     if not os.path.isabs(build):
         build = os.path.join(TOP, build)
     img = os.path.join(build, 'obj', k['variant'], 'arch', 'x86', 'boot',
                        'bzImage')
+    if prefix is not None and build_missing:
+        if log:
+            log('[bench] kernel configuration %s: building the first %s '
+                'patches into %s' % (name, prefix, build))
+        rc = subprocess.run([os.path.join(LAB, 'experiments',
+                                          'build-prefix.sh'), prefix, build,
+                             k['variant']], cwd=TOP).returncode
+        if rc != 0:
+            return None, ('kernel configuration %s: the build of the first '
+                          '%s patches failed (status %d)'
+                          % (name, prefix, rc))
     if not os.path.exists(img):
-        return None, ('kernel configuration %s is not built (%s missing; %s)'
-                      % (name, img, k['desc']))
+        how = ('experiments/build-prefix.sh %s %s' % (prefix, build)
+               if prefix is not None else
+               'BUILD=%s KERNEL=%s scripts/lab/build.sh' % (build,
+                                                            k['variant']))
+        return None, ('kernel configuration %s is not built (%s missing: '
+                      '%s; %s)' % (name, img, how, k['desc']))
     return {'BUILD': build, 'KERNEL': k['variant']}, None
 
 
@@ -854,7 +891,7 @@ def main(argv):
         except (OSError, ValueError) as e:
             sys.stderr.write('[bench] %s\n' % e)
             return 2
-        bad = [k for k in kernels if k not in table_k]
+        bad = [k for k in kernels if kernel_entry(k, table_k) is None]
         if bad:
             sys.stderr.write('[bench] unknown kernel configuration: %s; known:'
                              '\n' % ', '.join(bad))
@@ -862,7 +899,10 @@ def main(argv):
                 sys.stderr.write('%-12s %s\n' % (k, v['desc']))
             return 2
         for k in kernels:
-            kenv[k], problem = kernel_env(k, table_k, os.environ)
+            kenv[k], problem = kernel_env(
+                k, table_k, os.environ,
+                build_missing=os.environ.get('BENCH_BUILD', '1') != '0',
+                log=lambda m: print(m, flush=True))
             if problem:
                 knotes[k] = problem
                 sys.stderr.write('[bench] %s\n' % problem)

@@ -257,6 +257,12 @@ class BootPlanTest(unittest.TestCase):
         env, problem = bench.kernel_env('nosuch', k, {})
         self.assertIsNone(env)
         self.assertIn('unknown', problem)
+        self.assertEqual(bench.kernel_entry('series-2', k)['build'],
+                         'series:2')
+        self.assertIsNone(bench.kernel_entry('series-x', k))
+        env, problem = bench.kernel_env('series-99', k, {})
+        self.assertIsNone(env)
+        self.assertIn('build-prefix.sh 99', problem)
 
 
 if __name__ == '__main__':
