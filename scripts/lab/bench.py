@@ -23,6 +23,7 @@ import csv
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -771,8 +772,26 @@ def run_boot(boot, guest, runs, scale, envx, t0, total_min):
              ', ' + append if append else '', tmo), flush=True)
     proc = subprocess.Popen(cmd, cwd=TOP, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
-                            errors='replace')
-    plan, cur, kernel, est = 0, '?', 'unknown', {}
+                            errors='replace', start_new_session=True)
+
+    def stop(signum, frame):
+        # take the guest (QEMU under boot.sh's timeout) down with us
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except OSError:
+            pass
+        raise SystemExit(128 + signum)
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT,
+                                               signal.SIGHUP)}
+    try:
+        return watch_boot(proc, exps, guest, kname, start, t0)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def watch_boot(proc, exps, guest, kname, start, t0):
+    plan, cur, kernel = 0, '?', 'unknown'
     cur_start = start
     done_min = 0.0
     for line in proc.stdout:

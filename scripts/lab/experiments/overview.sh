@@ -8,6 +8,11 @@
 secs=$(awk -v s="$BENCH_SCALE" 'BEGIN { t = int(10 * s); print (t < 2 ? 2 : t) }')
 dev=$(bench_disk sata-7200)
 scheds=$(bench_schedulers "$dev")
+if bench_smoke; then
+	# the smallest size (smoke test): the baseline and the newcomer only
+	scheds=$(for s in mq-deadline anticipatory; do grep -qw -- "$s" <<<"$scheds" && echo "$s"; done)
+	bench_note "smallest size: only mq-deadline and anticipatory"
+fi
 size=$(($(cat /sys/block/"$dev"/size) * 512))
 region=$((size / 4))
 bench_plan $(($(echo $scheds | wc -w) * BENCH_RUNS * 2))
