@@ -118,7 +118,7 @@ def parse_time(text):
 def fmt_time(sec):
     """seconds -> '1m45.300s', as bash's time prints it."""
     m = int(sec // 60)
-    return '%dm%06.3fs' % (m, sec - 60 * m)
+    return '%dm%.3fs' % (m, sec - 60 * m)
 
 
 def good_bad(base_runs, runs, factor=0.8):
@@ -236,6 +236,8 @@ def ratios(agg, baseline):
 def fmt(v):
     if v is None:
         return '-'
+    if abs(v) < 10:
+        return '%.2f' % v
     return '%.1f' % v if abs(v) < 1000 else '%.0f' % v
 
 

@@ -3,14 +3,14 @@
 # Transfers of 1K, 2K, ... 64K, read through the SCSI generic path
 # (sgp_dd bs=512 bpt=2..128, as in the seed) and through O_DIRECT dd, on a
 # simhba u320-10k disk and on a simhba array LUN.  Each size reads the same
-# number of bytes: 32 MB x BENCH_SCALE (at least 1 MB).  Reported: real,
+# number of bytes: 8 MB x BENCH_SCALE (at least 1 MB).  Reported: real,
 # user and sys time, context switches per second and MB/s.
 #
 # simhba has no mirrored LUN: the array is its raid0 LUN of 2 u320-10k
 # members (a sequential read of a mirror is served by one disk at a time,
 # of a 2-member stripe by both: the array's MB/s is not the mirror's).
 
-mb=$(bench_size 32 1)
+mb=$(bench_size 8 1)
 bench_ctx mb "$mb"
 sizes="1 2 4 8 16 32 64"
 if bench_smoke; then

@@ -63,7 +63,7 @@ pgstop() { asuser $pgbin/pg_ctl -D "$1" -m fast -w stop >/dev/null 2>&1; }
 
 # 1. the database, once, on tmpfs
 bench_step "initdb and load $W warehouses ($C customers/district, $I items)"
-tmpl=/var/lib/blk26/pgtemplate
+tmpl=$TEST_TMP/pgtemplate
 rm -rf $tmpl
 mkdir -p $tmpl
 chown postgres: $tmpl
@@ -93,7 +93,7 @@ vmstat_blocks() { awk '$1 == "pgpgin" { i = $2 } $1 == "pgpgout" { o = $2 } END 
 
 for bits in 32 64; do
 	bench_step "dma_bits=$bits: aacraid-like LUN, ext4, copy the database"
-	mnt=/var/lib/blk26/pg$bits
+	mnt=$TEST_TMP/pg$bits
 	if ! _simhba_load 1 personality=aacraid dma_bits=$bits profile=raid0 raid_members=4 \
 			raid_member=u320-10k capacity_mb=4096 store_mb=2048 >"$TEST_TMP/sl.log"; then
 		bench_note "cannot load simhba personality=aacraid dma_bits=$bits: $(tr '\n"' ' ' <"$TEST_TMP/sl.log")"

@@ -29,7 +29,7 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 		d0=${disks[0]}
 		maxs=$(cat /sys/block/"$d0"/queue/max_sectors_kb)
 		segs=$(cat /sys/block/"$d0"/queue/max_segments)
-		vmstat -n "$ival" >"$TEST_TMP/vmstat" &
+		stdbuf -oL vmstat -n "$ival" >"$TEST_TMP/vmstat" &
 		vpid=$!
 		s0=$(bench_stat)
 		t0=$(bench_now)

@@ -113,7 +113,7 @@ class ParserTest(unittest.TestCase):
         self.assertAlmostEqual(bench.parse_time('1h0m1s'), 3601)
         self.assertRaises(ValueError, bench.parse_time, 'soon')
         self.assertEqual(bench.fmt_time(105.3), '1m45.300s')
-        self.assertEqual(bench.fmt_time(0.83), '0m00.830s')
+        self.assertEqual(bench.fmt_time(0.83), '0m0.830s')
 
     def test_good_bad(self):
         base = [279, 281, 281, 279, 278]
