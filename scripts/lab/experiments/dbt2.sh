@@ -34,7 +34,7 @@ if bench_smoke; then
 	seed_elevators=mq-deadline
 	bench_note "smallest size: mq-deadline only"
 fi
-bench_plan $((2 + ($(wc -w <<<"$seed_elevators") + 1) * BENCH_RUNS))
+bench_plan $((3 + ($(wc -w <<<"$seed_elevators") + 1) * BENCH_RUNS))
 
 if [ ! -x $pgbin/postgres ] || [ ! -x $pgbin/pgbench ]; then
 	bench_note "PostgreSQL 15 is not installed (postgresql, postgresql-contrib): no dbt2"
@@ -58,7 +58,16 @@ asuser() { setpriv --reuid=postgres --regid=postgres --init-groups env HOME=/tmp
 pgopts="-c listen_addresses='' -c unix_socket_directories=/tmp -c shared_buffers=32MB \
 -c max_connections=$((clients + 10)) -c checkpoint_timeout=30s -c max_wal_size=256MB \
 -c synchronous_commit=on -c fsync=on -c full_page_writes=on"
-pgstart() { asuser $pgbin/pg_ctl -D "$1" -o "$pgopts" -l "$TEST_TMP/pg.log" -w -t 300 start >/dev/null; }
+pglog=$TEST_TMP/pglog
+mkdir -p "$pglog"
+chown postgres: "$pglog"
+pgstart()
+{
+	asuser $pgbin/pg_ctl -D "$1" -o "$pgopts" -l "$pglog/pg.log" -w -t 300 start \
+		>"$pglog/pg_ctl.out" 2>&1 && return 0
+	cat "$pglog/pg_ctl.out" "$pglog/pg.log" >>"$LAB_OUT/dbt2-postgres.log" 2>/dev/null
+	return 1
+}
 pgstop() { asuser $pgbin/pg_ctl -D "$1" -m fast -w stop >/dev/null 2>&1; }
 
 # 1. the database, once, on tmpfs
@@ -75,7 +84,7 @@ if ! asuser $pgbin/initdb -D $tmpl/data -A trust -U postgres >"$TEST_TMP/initdb.
 	exit 1
 fi
 if ! pgstart $tmpl/data; then
-	bench_note "PostgreSQL did not start: $(tail -n2 "$TEST_TMP/pg.log" | tr '\n"' ' ')"
+	bench_note "PostgreSQL did not start: $(tail -n2 "$pglog/pg_ctl.out" "$pglog/pg.log" 2>/dev/null | tr '\n"' ' ')"
 	exit 1
 fi
 if ! asuser $pgbin/psql -h /tmp -U postgres -q -v ON_ERROR_STOP=1 -v W=$W -v C=$C \
