@@ -20,7 +20,7 @@
 # copied to a new filesystem for each dma_bits setting, so that every run
 # starts from the same data with almost all memory free.
 
-secs=$(bench_size 60 3)
+secs=$(bench_size 60 10)
 W=$(bench_size 2 1)
 C=300
 I=10000
