@@ -753,7 +753,7 @@ def plan_boots(exps, kernels):
     return boots
 
 
-def run_boot(boot, guest, runs, scale, envx, t0, total_min):
+def run_boot(boot, guest, runs, scale, envx, t0, prog):
     kname, mem, append, exps = boot
     env = dict(os.environ, BENCH_RUNS=str(runs), BENCH_SCALE=str(scale),
                LAB_QUIET='', **envx)
@@ -786,16 +786,25 @@ def run_boot(boot, guest, runs, scale, envx, t0, total_min):
     old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT,
                                                signal.SIGHUP)}
     try:
-        return watch_boot(proc, exps, guest, kname, start, t0)
+        return watch_boot(proc, exps, guest, kname, start, t0, prog)
     finally:
         for s, h in old.items():
             signal.signal(s, h)
 
 
-def watch_boot(proc, exps, guest, kname, start, t0):
+def run_eta(prog, now, t0):
+    """', about N min left in the run', from the time the finished
+    experiments took against their nominal minutes."""
+    if not prog['done_min'] or prog['left_min'] <= 0:
+        return ''
+    rate = (now - t0) / prog['done_min']
+    return ', about %d min left in the run' % max(
+        1, round(rate * prog['left_min'] / 60))
+
+
+def watch_boot(proc, exps, guest, kname, start, t0, prog):
     plan, cur, kernel = 0, '?', 'unknown'
     cur_start = start
-    done_min = 0.0
     for line in proc.stdout:
         if line.startswith('[lab]'):
             print(line.rstrip(), flush=True)
@@ -813,11 +822,15 @@ def watch_boot(proc, exps, guest, kname, start, t0):
         now = time.time()
         if bm:
             cur, plan, cur_start = bm.group(1), 0, now
-            print('[bench] %s: started (%d s into the run)'
-                  % (cur, now - t0), flush=True)
+            prog['started'] += 1
+            print('[bench] %s: started (experiment %d of %d, %d s into the '
+                  'run%s)' % (cur, prog['started'], prog['total'], now - t0,
+                              run_eta(prog, now, t0)), flush=True)
         elif em:
             e = BY_NAME.get(em.group(1))
-            done_min += e.minutes if e else 0
+            if e:
+                prog['done_min'] += e.minutes
+                prog['left_min'] -= e.minutes
             print('[bench] %s: finished in %d s (status %s)'
                   % (em.group(1), now - cur_start, em.group(2)), flush=True)
         elif pm:
@@ -939,6 +952,9 @@ def main(argv):
 
     boots = plan_boots(exps, kernels)
     total_min = sum(e.minutes * max(1.0, scale) * runs for e in exps)
+    prog = {'started': 0, 'total': sum(len(b[3]) for b in boots),
+            'done_min': 0.0,
+            'left_min': sum(e.minutes for b in boots for e in b[3])}
     print('[bench] run %s: %s in %d boot%s, roughly %d min at most'
           % (run_id, ', '.join(wanted), len(boots), 's'[:len(boots) > 1],
              total_min), flush=True)
@@ -954,7 +970,7 @@ def main(argv):
         guest = os.path.join(outdir, 'guest-%d%s' % (
             i, '-' + kname if kname else ''))
         rc, kernel, res = run_boot(boot, guest, runs, scale,
-                                   kenv.get(kname) or {}, t0, total_min)
+                                   kenv.get(kname) or {}, t0, prog)
         for e in boot[3]:
             rows, st, ctx = res[e.name]
             c = collected[e.name]

@@ -244,6 +244,14 @@ class BootPlanTest(unittest.TestCase):
                           ('base', ['raid0-dd']), ('full', ['raid0-dd']),
                           (None, ['dbt2'])])
 
+    def test_run_eta(self):
+        prog = {'done_min': 0.0, 'left_min': 10.0}
+        self.assertEqual(bench.run_eta(prog, 100, 0), '')
+        # 5 nominal minutes took 300 s: 10 more take about 10 min
+        prog = {'done_min': 5.0, 'left_min': 10.0}
+        self.assertEqual(bench.run_eta(prog, 300, 0),
+                         ', about 10 min left in the run')
+
     def test_kernels_env(self):
         self.assertIsNone(bench.wanted_kernels({}))
         self.assertIsNone(bench.wanted_kernels({'KERNELS': 'default debug'}))
