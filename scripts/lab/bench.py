@@ -323,6 +323,11 @@ def fmt_raid0(exp, agg, notes, ctx):
     widths = [max(len(line[j]) for line in lines) for j in range(len(lines[0]))]
     text = ['  '.join(c.ljust(w) for c, w in zip(line, widths)).rstrip()
             for line in lines]
+    base = cols[0]['runs']['MBps']
+    low = sum(1 for r in base if r < 0.8 * statistics.median(base))
+    if low:
+        text.append('noise: %d of the %d base runs are themselves below 0.8x '
+                    'the base median' % (low, len(base)))
     text.append('')
     text.append('dd if=/dev/zero of=/dev/md0 bs=1024k count=%s, md raid0 '
                 'over 4 simhba u320-10k LUNs; bad: a run below 0.8x the '

@@ -175,6 +175,7 @@ class SeedTableTest(unittest.TestCase):
         self.assertRegex(t, r'MB/s \(avg\)\s+279.6\s+162.8')
         self.assertRegex(t, r'% change\s+0%\s+-42%')
         self.assertRegex(t, r'result\s+base\s+bad')
+        self.assertNotIn('noise', t)
 
     def test_ioc_random_marks_missing(self):
         rows = ['{"config": {"N": %d, "setup": "base"}, "metrics": '
