@@ -116,6 +116,9 @@ fi
 cmdline="console=ttyS0 rootfstype=9p root=blk26root ro"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144"
 cmdline+=" init=$LAB_DIR/guest-init panic=-1 oops=panic"
+# Under TCG a vCPU is a host thread that may not run for seconds on a busy
+# host: RCU stall warnings are then noise, and real hangs hit the timeout.
+cmdline+=" rcupdate.rcu_cpu_stall_suppress=1"
 cmdline+=" blk26.modroot=$KMOD $append"
 
 log "booting $rel ($accel, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
