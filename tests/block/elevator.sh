@@ -20,10 +20,12 @@ _expected_schedulers()
 
 _elevator_checks()
 {
-	local dev=$1 sched=/sys/block/$1/queue/scheduler s before listed
+	local dev=$1 sched=/sys/block/$1/queue/scheduler s before listed expected
 
+	# Load the scheduler modules first: they register on load.
+	expected=$(_expected_schedulers)
 	listed=" $(_schedulers "$dev") "
-	for s in $(_expected_schedulers); do
+	for s in $expected; do
 		[[ $listed == *" $s "* ]] || _fail "$dev: $s is not listed in '$listed'"
 	done
 	for s in $listed; do
