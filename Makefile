@@ -16,13 +16,15 @@ LAB := scripts/lab
 
 # KERNEL selects the variant for kernel/boot/bench.  "make test" boots the
 # default kernel and then the debug kernel, unless KERNEL or KERNELS is given.
+# "make bench KERNELS=a,b" names kernel configurations to compare
+# (scripts/lab/experiments/kernels).
 KERNEL ?= default
+export KERNEL
 ifeq ($(origin KERNEL),command line)
-KERNELS ?= $(KERNEL)
+TEST_KERNELS := $(KERNEL)
 else
-KERNELS ?= default debug
+TEST_KERNELS := default debug
 endif
-export KERNEL KERNELS
 
 .PHONY: all help deps kernel test run bench series boot clean distclean
 
@@ -36,8 +38,8 @@ kernel: deps
 	$(LAB)/build.sh
 
 test: deps
-	@set -e; for k in $(KERNELS); do KERNEL=$$k $(LAB)/build.sh; done
-	$(LAB)/test.sh $(T)
+	@set -e; for k in $(TEST_KERNELS); do KERNEL=$$k $(LAB)/build.sh; done
+	KERNELS="$(TEST_KERNELS)" $(LAB)/test.sh $(T)
 
 run: deps
 	KERNEL=$(KERNEL) $(LAB)/build.sh
@@ -45,7 +47,7 @@ run: deps
 
 bench: deps
 	KERNEL=$(KERNEL) $(LAB)/build.sh
-	$(LAB)/bench.py $(if $(EXP),$(EXP),list)
+	BENCH_KERNELS="$(KERNELS)" $(LAB)/bench.py $(if $(EXP),$(EXP),list)
 
 series:
 	$(LAB)/series.sh

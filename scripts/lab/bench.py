@@ -670,10 +670,10 @@ def read_kernels(path=KERNELS_FILE):
 
 
 def wanted_kernels(env):
-    """The KERNELS list, or None.  The Makefile exports KERNELS='default
-    debug' (its test default) when none is given: that is not a request."""
-    v = env.get('BENCH_KERNELS') or env.get('KERNELS') or ''
-    if not v.strip() or v.strip() == 'default debug':
+    """The KERNELS list ("make bench KERNELS=a,b" passes BENCH_KERNELS),
+    or None."""
+    v = env.get('BENCH_KERNELS') or ''
+    if not v.strip():
         return None
     return [k for k in re.split(r'[,\s]+', v) if k]
 

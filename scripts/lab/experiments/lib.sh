@@ -14,8 +14,6 @@
 #
 # Rows go to $LAB_OUT/$BENCH_EXP.rows (JSON lines) for bench.py.
 
-# Process substitution needs /dev/fd, which devtmpfs does not provide.
-[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 
 # The smallest size (BENCH_SCALE < 0.01, the smoke test) also runs the
 # fewest configurations: the baseline and the subject of each experiment.

@@ -255,8 +255,9 @@ class BootPlanTest(unittest.TestCase):
 
     def test_kernels_env(self):
         self.assertIsNone(bench.wanted_kernels({}))
+        # make test's list of variants is not a bench request
         self.assertIsNone(bench.wanted_kernels({'KERNELS': 'default debug'}))
-        self.assertEqual(bench.wanted_kernels({'KERNELS': 'base,full'}),
+        self.assertEqual(bench.wanted_kernels({'BENCH_KERNELS': 'base,full'}),
                          ['base', 'full'])
 
     def test_kernels_file(self):
