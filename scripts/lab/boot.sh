@@ -119,7 +119,7 @@ cmdline+=" init=$LAB_DIR/guest-init panic=-1 oops=panic"
 # Under TCG a vCPU is a host thread that may not run for seconds on a busy
 # host: RCU stall warnings are then noise, and real hangs hit the timeout.
 cmdline+=" rcupdate.rcu_cpu_stall_suppress=1"
-cmdline+=" blk26.modroot=$KMOD $append"
+cmdline+=" blk26.modroot=$KMOD blk26.keep=$LAB_TOP,$BUILD $append"
 
 log "booting $rel ($accel, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
 set +e
