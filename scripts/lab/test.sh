@@ -56,33 +56,36 @@ for k in $kernels; do
 	rc=$?
 	if [ $rc != 0 ]; then
 		status=1
-		echo "not ok $k:boot - the guest run ended with status $rc" >"$out/$k.boot.tap"
+		echo "not ok 1 $k:boot - the guest run ended with status $rc" >"$out/$k.boot.tap"
 	else
-		echo "ok $k:boot - the guest booted, ran the suite and powered off" >"$out/$k.boot.tap"
+		echo "ok 1 $k:boot - the guest booted, ran the suite and powered off" >"$out/$k.boot.tap"
 	fi
 	sets+=("$k:,$out/$k/tests.tap,$out/$k/console.log,$out/$k.expect"
 	       ",$out/$k.boot.tap,,")
 done
 
 # Host-side tests of the lab itself.
+export LAB_TOP BUILD
 : >"$out/host.tap"
 : >"$out/host.expect"
+n=0
 for t in $(cd "$LAB_TOP/tests" && ls -d lab/[0-9][0-9][0-9] 2>/dev/null | sort); do
 	match "$t" "${filters[@]}" || continue
 	echo "$t" >>"$out/host.expect"
+	n=$((n + 1))
 	log "host test $t"
 	mkdir -p "$out/host/lab"
 	TEST_TMP=$(mktemp -d) KERNEL=$KERNEL timeout -k 10 1800 \
 		bash "$LAB_TOP/tests/exec-one" "$t" >"$out/host/$t.full" 2>"$out/host/$t.err"
 	rc=$?
 	if [ $rc = 77 ]; then
-		echo "ok $t # SKIP $(head -n1 "$out/host/$t.full")" >>"$out/host.tap"
+		echo "ok $n $t # SKIP $(head -n1 "$out/host/$t.full")" >>"$out/host.tap"
 	elif [ $rc = 0 ] && { [ ! -f "$LAB_TOP/tests/$t.out" ] ||
 			diff -u "$LAB_TOP/tests/$t.out" "$out/host/$t.full" >"$out/host/$t.diff"; }; then
-		echo "ok $t" >>"$out/host.tap"
+		echo "ok $n $t" >>"$out/host.tap"
 	else
 		{
-			echo "not ok $t - exit status $rc"
+			echo "not ok $n $t - exit status $rc"
 			cat "$out/host/$t.diff" 2>/dev/null
 			tail -n 15 "$out/host/$t.full" "$out/host/$t.err"
 		} | sed '2,$s/^/# /' >>"$out/host.tap"
