@@ -10,7 +10,7 @@ set -euo pipefail
 PKGS=(
 	# kernel build
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod ccache
-	git xz-utils perl python3 sparse
+	git xz-utils perl python3 python3-ply sparse
 	# boot
 	qemu-system-x86 busybox-static
 	# guest userspace (the guest runs the host's root read-only)
