@@ -56,9 +56,16 @@
 #define AS_DEEP_QUEUE_DEPTH		32
 #define AS_HW_WINDOW			64	/* dispatches per measurement */
 
+/*
+ * Requests are classed as in the later 2.6 scheduler: reads and synchronous
+ * writes (O_SYNC, O_DIRECT, fsync) form the sync class, served in "read"
+ * batches with anticipation; writeback forms the async class.  The
+ * tunables keep their 2.6 names: read_* apply to the sync class, write_*
+ * to the async one.
+ */
 enum as_dir {
-	AS_READ		= READ,
-	AS_WRITE	= WRITE,
+	AS_SYNC		= 0,
+	AS_ASYNC	= 1,
 };
 
 enum { AS_DIR_COUNT = 2 };
@@ -96,6 +103,9 @@ struct as_data {
 	/* batches */
 	enum as_dir		batch_dir;
 	unsigned long		batch_start;	/* jiffies */
+	bool			changed_batch;	/* draining the other direction */
+	bool			write_held;	/* write batch waits for completions */
+	unsigned long		last_read_done;	/* jiffies */
 	unsigned int		write_count;	/* writes in this batch */
 	unsigned int		write_batch_count;	/* self-tuned */
 	bool			write_batch_exhausted;
@@ -114,6 +124,7 @@ struct as_data {
 
 	/* hardware awareness */
 	unsigned int		nr_inflight;
+	unsigned int		nr_inflight_dir[AS_DIR_COUNT];
 	unsigned int		hw_samples;
 	unsigned int		hw_window_max;
 	unsigned int		hw_max_inflight;	/* max of the last window */
@@ -311,6 +322,11 @@ static inline struct as_io_cq *icq_to_aic(struct io_cq *icq)
 	return container_of(icq, struct as_io_cq, icq);
 }
 
+static inline enum as_dir as_rq_dir(struct request *rq)
+{
+	return rq_is_sync(rq) ? AS_SYNC : AS_ASYNC;
+}
+
 static inline struct as_io_cq *rq_aic(struct request *rq)
 {
 	return rq->elv.icq ? icq_to_aic(rq->elv.icq) : NULL;
@@ -362,7 +378,7 @@ static bool as_fifo_expired(struct as_data *ad, enum as_dir dir)
 static void as_del_rq(struct as_data *ad, struct request *rq)
 {
 	struct request_queue *q = ad->q;
-	enum as_dir dir = rq_data_dir(rq);
+	enum as_dir dir = as_rq_dir(rq);
 	unsigned long flags = as_rq_flags(rq);
 
 	list_del_init(&rq->queuelist);
@@ -389,42 +405,51 @@ static void as_kick(struct as_data *ad)
 	blk_mq_run_hw_queues(ad->q, true);
 }
 
-/* Absolute time (ns) at which the earliest FIFO deadline passes. */
-static u64 as_fifo_deadline_ns(struct as_data *ad, u64 now_ns)
+/* Absolute time (ns) at which jiffies time @when has passed. */
+static u64 as_jiffies_deadline_ns(unsigned long when, u64 now_ns)
 {
+	long delta = (long)(when - jiffies) + 1;
+
+	return now_ns + jiffies_to_nsecs(max(delta, 1L));
+}
+
+/*
+ * Absolute time (ns) at which a wait must end whatever the awaited process
+ * does: the oldest read's deadline, or the end of the read batch when
+ * writes are waiting.  An expired write deadline does not end a read
+ * batch: read_batch_expire bounds how long writes wait.
+ */
+static u64 as_wait_deadline_ns(struct as_data *ad, u64 now_ns)
+{
+	struct request *rq = as_fifo_head(ad, AS_SYNC);
 	u64 best = U64_MAX;
-	int dir;
 
-	for (dir = 0; dir < AS_DIR_COUNT; dir++) {
-		struct request *rq = as_fifo_head(ad, dir);
-		long delta;
-
-		if (!rq)
-			continue;
-		delta = (long)((unsigned long)rq->fifo_time - jiffies) + 1;
-		if (delta < 1)
-			delta = 1;
-		best = min(best, now_ns + jiffies_to_nsecs(delta));
-	}
+	if (rq)
+		best = as_jiffies_deadline_ns((unsigned long)rq->fifo_time, now_ns);
+	if (ad->nr_queued[AS_ASYNC])
+		best = min(best, as_jiffies_deadline_ns(ad->batch_start +
+							ad->batch_expire[AS_SYNC],
+							now_ns));
 	return best;
 }
 
 static void as_arm_timer(struct as_data *ad, u64 now_ns)
 {
-	u64 deadline = as_fifo_deadline_ns(ad, now_ns);
+	u64 deadline = as_wait_deadline_ns(ad, now_ns);
 
 	if (ad->antic_state == AS_ANTIC_WAIT_NEXT)
 		deadline = min(deadline, ad->antic_start_ns + ad->antic_expire_ns);
 	/* Bound the wait even with empty FIFOs (safety net). */
-	deadline = min(deadline, now_ns + jiffies_to_nsecs(ad->fifo_expire[AS_READ] + 1));
+	deadline = min(deadline, now_ns + jiffies_to_nsecs(ad->fifo_expire[AS_SYNC] + 1));
 	ad->antic_deadline_ns = deadline;
 	hrtimer_start(&ad->antic_timer, ns_to_ktime(deadline), HRTIMER_MODE_ABS);
 }
 
 static bool as_batch_expired(struct as_data *ad)
 {
-	return ad->batch_dir == AS_READ && ad->nr_queued[AS_WRITE] &&
-		time_after_eq(jiffies, ad->batch_start + ad->batch_expire[AS_READ]);
+	return ad->batch_dir == AS_SYNC && !ad->changed_batch &&
+		ad->nr_queued[AS_ASYNC] &&
+		time_after_eq(jiffies, ad->batch_start + ad->batch_expire[AS_SYNC]);
 }
 
 /* Evaluate the current wait against @rq (may be NULL). */
@@ -435,8 +460,7 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 	struct as_antic_input in = {
 		.antic_expire_ns = ad->antic_expire_ns,
 		.disabled	= ad->deep_queue,
-		.fifo_expired	= as_fifo_expired(ad, AS_READ) ||
-				  as_fifo_expired(ad, AS_WRITE),
+		.fifo_expired	= as_fifo_expired(ad, AS_SYNC),
 		.batch_expired	= as_batch_expired(ad),
 		.last_pos	= ad->antic_pos,
 	};
@@ -449,7 +473,7 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 		in.waiting_next = true;
 		in.elapsed_ns = now_ns - ad->antic_start_ns;
 	}
-	if (rq && rq_data_dir(rq) == AS_READ) {
+	if (rq && as_rq_dir(rq) == AS_SYNC) {
 		in.have_rq = true;
 		in.rq_same_process = rq_aic(rq) == aic;
 		in.rq_pos = blk_rq_pos(rq);
@@ -540,10 +564,10 @@ static enum hrtimer_restart as_antic_timer_fn(struct hrtimer *timer)
 
 	spin_lock_irqsave(&ad->lock, flags);
 	if (ad->antic_state != AS_ANTIC_OFF && now_ns >= ad->antic_deadline_ns) {
-		enum as_verdict v = AS_STOP_FIFO_EXPIRED;
+		enum as_verdict v = as_check(ad, NULL, now_ns);
 
-		if (ad->antic_state == AS_ANTIC_WAIT_NEXT &&
-		    now_ns - ad->antic_start_ns >= ad->antic_expire_ns)
+		/* The safety net of a wait for a read still in flight. */
+		if (v == AS_KEEP_WAITING)
 			v = AS_STOP_TIMEOUT;
 		as_antic_stop(ad, v);
 		kick = true;
@@ -562,7 +586,7 @@ static void as_hw_sample(struct as_data *ad)
 	bool deep;
 
 	/* Only meaningful when the scheduler could have given more. */
-	if (!ad->nr_queued[AS_READ] && !ad->nr_queued[AS_WRITE])
+	if (!ad->nr_queued[AS_SYNC] && !ad->nr_queued[AS_ASYNC])
 		return;
 	ad->hw_window_max = max(ad->hw_window_max, ad->nr_inflight);
 	if (++ad->hw_samples < AS_HW_WINDOW)
@@ -590,24 +614,92 @@ static struct request *as_pick(struct as_data *ad, enum as_dir dir)
 	return rq ?: as_fifo_head(ad, dir);
 }
 
+/* Anticipation, batch drains and the write cap are on (not deadline mode). */
+static bool as_antic_enabled(struct as_data *ad)
+{
+	return ad->antic_expire_ns && !ad->deep_queue;
+}
+
 static void as_start_batch(struct as_data *ad, enum as_dir dir)
+{
+	if (dir != ad->batch_dir) {
+		ad->changed_batch = true;
+		blk_add_trace_msg(ad->q, "as batch %s",
+				  dir == AS_SYNC ? "sync" : "async");
+	} else {
+		ad->batch_start = jiffies;
+	}
+	ad->batch_dir = dir;
+	ad->write_count = 0;
+	ad->write_held = false;
+	if (dir == AS_ASYNC)
+		ad->write_batch_exhausted = false;
+}
+
+/*
+ * After a change of direction, hold dispatch until the requests of the
+ * other direction have left the device: a read queued behind a device
+ * queue full of writes waits for all of them, and the time a batch takes
+ * is only known once its requests are done.  The batch starts when the
+ * drain ends; a write batch's length is tuned then, including its drain.
+ */
+static bool as_draining(struct as_data *ad)
 {
 	unsigned long now = jiffies;
 
-	if (ad->batch_dir == AS_WRITE && dir == AS_READ) {
+	if (!ad->changed_batch)
+		return false;
+	if (as_antic_enabled(ad) && ad->nr_inflight_dir[!ad->batch_dir])
+		return true;
+	ad->changed_batch = false;
+	if (ad->batch_dir == AS_SYNC) {
 		unsigned int old = ad->write_batch_count;
 
 		ad->write_batch_count =
 			as_tune_write_batch(old, now - ad->batch_start,
-					    ad->batch_expire[AS_WRITE],
+					    ad->batch_expire[AS_ASYNC],
 					    ad->write_batch_exhausted);
 		if (old != ad->write_batch_count)
-			blk_add_trace_msg(ad->q, "as write_batch %u", ad->write_batch_count);
+			blk_add_trace_msg(ad->q, "as write_batch %u",
+					  ad->write_batch_count);
 	}
-	ad->batch_dir = dir;
 	ad->batch_start = now;
-	ad->write_count = 0;
-	ad->write_batch_exhausted = false;
+	return false;
+}
+
+/* A read completed recently: one may come while a write batch runs. */
+static bool as_reads_recent(struct as_data *ad)
+{
+	return time_before(jiffies, ad->last_read_done + ad->fifo_expire[AS_SYNC]);
+}
+
+static struct request *__as_dispatch_write(struct as_data *ad, bool reads)
+{
+	bool over = time_after_eq(jiffies, ad->batch_start +
+				  ad->batch_expire[AS_ASYNC]);
+
+	if (ad->write_count >= ad->write_batch_count) {
+		ad->write_batch_exhausted = true;
+		over = true;
+	}
+	if (over && reads) {
+		as_start_batch(ad, AS_SYNC);
+		return as_draining(ad) ? NULL : as_pick(ad, AS_SYNC);
+	}
+	/*
+	 * No read waits.  While a reader is about, keep at most a batch of
+	 * writes at the device, so that its next read does not queue behind
+	 * a full device queue of them; a write completion or the read's
+	 * arrival resumes dispatch.
+	 */
+	if (as_antic_enabled(ad) && as_reads_recent(ad) &&
+	    ad->nr_inflight_dir[AS_ASYNC] >= ad->write_batch_count) {
+		ad->write_held = true;
+		return NULL;
+	}
+	if (over)
+		as_start_batch(ad, AS_ASYNC);
+	return as_pick(ad, AS_ASYNC);
 }
 
 static struct request *__as_dispatch(struct as_data *ad)
@@ -622,8 +714,8 @@ static struct request *__as_dispatch(struct as_data *ad)
 		return rq;
 	}
 
-	reads = !list_empty(&ad->fifo_list[AS_READ]);
-	writes = !list_empty(&ad->fifo_list[AS_WRITE]);
+	reads = !list_empty(&ad->fifo_list[AS_SYNC]);
+	writes = !list_empty(&ad->fifo_list[AS_ASYNC]);
 	if (!reads && !writes)
 		return NULL;
 
@@ -631,60 +723,55 @@ static struct request *__as_dispatch(struct as_data *ad)
 		enum as_verdict v;
 
 		now_ns = ktime_get_ns();
-		rq = reads ? as_pick(ad, AS_READ) : NULL;
+		rq = reads ? as_pick(ad, AS_SYNC) : NULL;
 		v = as_check(ad, rq, now_ns);
 		if (v == AS_KEEP_WAITING)
 			return NULL;
 		as_antic_stop(ad, v);
 	}
 
-	if (ad->batch_dir == AS_READ) {
-		if (!as_batch_expired(ad)) {
-			if (reads) {
-				rq = as_pick(ad, AS_READ);
-				if (!as_fifo_expired(ad, AS_READ) &&
-				    as_try_anticipate(ad, rq))
-					return NULL;
-				return rq;
-			}
-			if (as_try_anticipate(ad, NULL))
+	if (as_draining(ad))
+		return NULL;
+
+	if (ad->batch_dir == AS_ASYNC) {
+		if (writes)
+			return __as_dispatch_write(ad, reads);
+		as_start_batch(ad, AS_SYNC);
+		return as_draining(ad) ? NULL : as_pick(ad, AS_SYNC);
+	}
+
+	/* read batch; it lasts read_batch_expire from the first waiting write */
+	if (!writes)
+		ad->batch_start = jiffies;
+	if (!as_batch_expired(ad)) {
+		if (reads) {
+			rq = as_pick(ad, AS_SYNC);
+			if (!as_fifo_expired(ad, AS_SYNC) &&
+			    as_try_anticipate(ad, rq))
 				return NULL;
+			return rq;
 		}
-		if (writes) {
-			as_start_batch(ad, AS_WRITE);
-			return as_pick(ad, AS_WRITE);
-		}
-		as_start_batch(ad, AS_READ);
-		return as_pick(ad, AS_READ);
+		if (as_try_anticipate(ad, NULL))
+			return NULL;
 	}
-
-	/* write batch */
 	if (writes) {
-		bool over = time_after_eq(jiffies, ad->batch_start +
-					  ad->batch_expire[AS_WRITE]);
-
-		if (ad->write_count >= ad->write_batch_count) {
-			ad->write_batch_exhausted = true;
-			over = true;
-		}
-		if (!reads || !over)
-			return as_pick(ad, AS_WRITE);
+		as_start_batch(ad, AS_ASYNC);
+		return as_draining(ad) ? NULL : as_pick(ad, AS_ASYNC);
 	}
-	as_start_batch(ad, AS_READ);
-	return as_pick(ad, AS_READ);
+	return as_pick(ad, AS_SYNC);
 }
 
 static void as_account_dispatch(struct as_data *ad, struct request *rq)
 {
 	unsigned long flags = as_rq_flags(rq);
-	enum as_dir dir = rq_data_dir(rq);
+	enum as_dir dir = as_rq_dir(rq);
 
 	if (!RB_EMPTY_NODE(&rq->rb_node) || !list_empty(&rq->queuelist))
 		as_del_rq(ad, rq);
 	flags = as_rq_flags(rq);
 
 	ad->next_pos[dir] = blk_rq_pos(rq) + blk_rq_sectors(rq);
-	if (dir == AS_WRITE) {
+	if (dir == AS_ASYNC) {
 		ad->write_count++;
 	} else {
 		struct as_io_cq *aic = rq_aic(rq);
@@ -699,6 +786,7 @@ static void as_account_dispatch(struct as_data *ad, struct request *rq)
 	}
 	ad->antic_cooldown = false;
 	ad->nr_inflight++;
+	ad->nr_inflight_dir[dir]++;
 	as_rq_set_flags(rq, flags | AS_RQ_INFLIGHT);
 	as_hw_sample(ad);
 }
@@ -725,10 +813,18 @@ static bool as_has_work(struct blk_mq_hw_ctx *hctx)
 
 	if (!list_empty_careful(&ad->dispatch))
 		return true;
-	if (list_empty_careful(&ad->fifo_list[AS_READ]) &&
-	    list_empty_careful(&ad->fifo_list[AS_WRITE]))
+	if (list_empty_careful(&ad->fifo_list[AS_SYNC]) &&
+	    list_empty_careful(&ad->fifo_list[AS_ASYNC]))
 		return false;
-	/* While holding, the hrtimer or an arriving request reruns the queue. */
+	/*
+	 * While holding, the hrtimer, an arriving request or a completion
+	 * reruns the queue.
+	 */
+	if (READ_ONCE(ad->write_held))
+		return false;
+	if (READ_ONCE(ad->changed_batch) &&
+	    READ_ONCE(ad->nr_inflight_dir[!READ_ONCE(ad->batch_dir)]))
+		return false;
 	return READ_ONCE(ad->antic_state) == AS_ANTIC_OFF;
 }
 
@@ -738,6 +834,7 @@ static bool as_has_work(struct blk_mq_hw_ctx *hctx)
 static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq)
 {
 	unsigned long flags = as_rq_flags(rq);
+	enum as_dir dir = as_rq_dir(rq);
 	struct as_io_cq *aic = NULL;
 
 	if (!(flags & AS_RQ_INFLIGHT))
@@ -745,12 +842,29 @@ static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq)
 	as_rq_set_flags(rq, flags & ~AS_RQ_INFLIGHT);
 	if (!WARN_ON_ONCE(!ad->nr_inflight))
 		ad->nr_inflight--;
-	if (rq_data_dir(rq) == AS_READ) {
+	if (!WARN_ON_ONCE(!ad->nr_inflight_dir[dir]))
+		ad->nr_inflight_dir[dir]--;
+	if (dir == AS_SYNC) {
+		ad->last_read_done = jiffies;
 		aic = rq_aic(rq);
 		if (aic && !WARN_ON_ONCE(!aic->nr_inflight))
 			aic->nr_inflight--;
 	}
 	return aic;
+}
+
+/* A request left the device: does a drain or a held write batch end? */
+static bool as_hold_ends(struct as_data *ad, enum as_dir dir)
+{
+	if (ad->changed_batch && dir != ad->batch_dir &&
+	    !ad->nr_inflight_dir[dir])
+		return true;
+	if (ad->write_held && dir == AS_ASYNC &&
+	    ad->nr_inflight_dir[AS_ASYNC] < ad->write_batch_count) {
+		ad->write_held = false;
+		return true;
+	}
+	return false;
 }
 
 static void as_completed_request(struct request *rq, u64 now)
@@ -762,13 +876,14 @@ static void as_completed_request(struct request *rq, u64 now)
 
 	spin_lock_irqsave(&ad->lock, flags);
 	aic = as_rq_done(ad, rq);
+	kick = as_hold_ends(ad, as_rq_dir(rq));
 	if (aic && !aic->nr_inflight) {
 		u64 now_ns = ktime_get_ns();
 
 		aic->st.idle_since_ns = now_ns;
 		if (ad->antic_state == AS_ANTIC_WAIT_REQ && ad->antic_aic == aic) {
 			as_antic_waitnext(ad, now_ns);
-			kick = ad->antic_state == AS_ANTIC_OFF;
+			kick |= ad->antic_state == AS_ANTIC_OFF;
 		}
 	}
 	spin_unlock_irqrestore(&ad->lock, flags);
@@ -785,6 +900,7 @@ static void as_requeue_request(struct request *rq)
 
 	spin_lock_irqsave(&ad->lock, flags);
 	aic = as_rq_done(ad, rq);
+	kick = as_hold_ends(ad, as_rq_dir(rq));
 	if (aic && aic == ad->antic_aic && ad->antic_state == AS_ANTIC_WAIT_REQ &&
 	    !aic->nr_inflight) {
 		as_antic_stop(ad, AS_STOP_DISABLED);
@@ -807,11 +923,15 @@ static void as_finish_request(struct request *rq)
 
 	if (as_rq_flags(rq) & AS_RQ_INFLIGHT) {
 		unsigned long flags;
+		bool kick;
 
 		/* Freed without a completion (e.g. a failed dispatch). */
 		spin_lock_irqsave(&ad->lock, flags);
 		as_rq_done(ad, rq);
+		kick = as_hold_ends(ad, as_rq_dir(rq));
 		spin_unlock_irqrestore(&ad->lock, flags);
+		if (kick)
+			as_kick(ad);
 	}
 	if (rq->elv.icq) {
 		put_io_context(rq->elv.icq->ioc);
@@ -857,13 +977,13 @@ static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 {
 	struct request_queue *q = hctx->queue;
 	struct as_data *ad = q->elevator->elevator_data;
-	enum as_dir dir = rq_data_dir(rq);
+	enum as_dir dir = as_rq_dir(rq);
 	unsigned long flags = as_rq_flags(rq);
 	struct as_io_cq *aic = rq_aic(rq);
 
 	lockdep_assert_held(&ad->lock);
 
-	if (dir == AS_READ && aic && !(flags & AS_RQ_SEEN)) {
+	if (dir == AS_SYNC && aic && !(flags & AS_RQ_SEEN)) {
 		as_update_proc_stats(ad, rq, aic);
 		flags |= AS_RQ_SEEN;
 		as_rq_set_flags(rq, flags);
@@ -890,12 +1010,14 @@ static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 	rq->fifo_time = jiffies + ad->fifo_expire[dir];
 	list_add_tail(&rq->queuelist, &ad->fifo_list[dir]);
 
-	if (dir == AS_READ && aic) {
+	if (dir == AS_SYNC && aic) {
 		aic->nr_queued++;
 		as_rq_set_flags(rq, flags | AS_RQ_QUEUED);
 	}
-	if (dir == AS_READ)
+	if (dir == AS_SYNC) {
+		ad->write_held = false;
 		as_insert_check(ad, rq);
+	}
 }
 
 static void as_insert_requests(struct blk_mq_hw_ctx *hctx,
@@ -923,12 +1045,13 @@ static int as_request_merge(struct request_queue *q, struct request **rq,
 {
 	struct as_data *ad = q->elevator->elevator_data;
 	sector_t sector = bio_end_sector(bio);
+	enum as_dir dir = op_is_sync(bio->bi_opf) ? AS_SYNC : AS_ASYNC;
 	struct request *__rq;
 
 	if (!ad->front_merges)
 		return ELEVATOR_NO_MERGE;
 
-	__rq = elv_rb_find(&ad->sort_list[bio_data_dir(bio)], sector);
+	__rq = elv_rb_find(&ad->sort_list[dir], sector);
 	if (__rq && elv_bio_merge_ok(__rq, bio)) {
 		*rq = __rq;
 		if (blk_discard_mergable(__rq))
@@ -945,8 +1068,8 @@ static void as_request_merged(struct request_queue *q, struct request *req,
 
 	/* A front merge changes the sector the request is sorted by. */
 	if (type == ELEVATOR_FRONT_MERGE && !RB_EMPTY_NODE(&req->rb_node)) {
-		elv_rb_del(&ad->sort_list[rq_data_dir(req)], req);
-		elv_rb_add(&ad->sort_list[rq_data_dir(req)], req);
+		elv_rb_del(&ad->sort_list[as_rq_dir(req)], req);
+		elv_rb_add(&ad->sort_list[as_rq_dir(req)], req);
 	}
 }
 
@@ -990,8 +1113,8 @@ static void as_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct as_data *ad = data->q->elevator->elevator_data;
 
-	/* Keep some scheduler tags for synchronous reads. */
-	if (op_is_sync(opf) && !op_is_write(opf))
+	/* Keep some scheduler tags for the sync class. */
+	if (op_is_sync(opf))
 		return;
 	data->shallow_depth = ad->async_depth;
 }
@@ -1037,8 +1160,8 @@ static void as_exit_icq(struct io_cq *icq)
 		ad->last_aic = NULL;
 	if (ad->antic_aic == aic) {
 		as_antic_stop(ad, AS_STOP_EXITED);
-		kick = !list_empty(&ad->fifo_list[AS_READ]) ||
-		       !list_empty(&ad->fifo_list[AS_WRITE]);
+		kick = !list_empty(&ad->fifo_list[AS_SYNC]) ||
+		       !list_empty(&ad->fifo_list[AS_ASYNC]);
 	}
 	spin_unlock_irqrestore(&ad->lock, flags);
 	if (kick)
@@ -1066,26 +1189,26 @@ static int as_init_sched(struct request_queue *q, struct elevator_type *e)
 	ad->q = q;
 	spin_lock_init(&ad->lock);
 	INIT_LIST_HEAD(&ad->dispatch);
-	INIT_LIST_HEAD(&ad->fifo_list[AS_READ]);
-	INIT_LIST_HEAD(&ad->fifo_list[AS_WRITE]);
-	ad->sort_list[AS_READ] = RB_ROOT;
-	ad->sort_list[AS_WRITE] = RB_ROOT;
+	INIT_LIST_HEAD(&ad->fifo_list[AS_SYNC]);
+	INIT_LIST_HEAD(&ad->fifo_list[AS_ASYNC]);
+	ad->sort_list[AS_SYNC] = RB_ROOT;
+	ad->sort_list[AS_ASYNC] = RB_ROOT;
 	hrtimer_init(&ad->antic_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	ad->antic_timer.function = as_antic_timer_fn;
 
-	ad->fifo_expire_ms[AS_READ] = AS_READ_EXPIRE_MS;
-	ad->fifo_expire_ms[AS_WRITE] = AS_WRITE_EXPIRE_MS;
-	ad->batch_expire_ms[AS_READ] = AS_READ_BATCH_EXPIRE_MS;
-	ad->batch_expire_ms[AS_WRITE] = AS_WRITE_BATCH_EXPIRE_MS;
-	ad->fifo_expire[AS_READ] = msecs_to_jiffies(AS_READ_EXPIRE_MS);
-	ad->fifo_expire[AS_WRITE] = msecs_to_jiffies(AS_WRITE_EXPIRE_MS);
-	ad->batch_expire[AS_READ] = msecs_to_jiffies(AS_READ_BATCH_EXPIRE_MS);
-	ad->batch_expire[AS_WRITE] = msecs_to_jiffies(AS_WRITE_BATCH_EXPIRE_MS);
+	ad->fifo_expire_ms[AS_SYNC] = AS_READ_EXPIRE_MS;
+	ad->fifo_expire_ms[AS_ASYNC] = AS_WRITE_EXPIRE_MS;
+	ad->batch_expire_ms[AS_SYNC] = AS_READ_BATCH_EXPIRE_MS;
+	ad->batch_expire_ms[AS_ASYNC] = AS_WRITE_BATCH_EXPIRE_MS;
+	ad->fifo_expire[AS_SYNC] = msecs_to_jiffies(AS_READ_EXPIRE_MS);
+	ad->fifo_expire[AS_ASYNC] = msecs_to_jiffies(AS_WRITE_EXPIRE_MS);
+	ad->batch_expire[AS_SYNC] = msecs_to_jiffies(AS_READ_BATCH_EXPIRE_MS);
+	ad->batch_expire[AS_ASYNC] = msecs_to_jiffies(AS_WRITE_BATCH_EXPIRE_MS);
 	ad->antic_expire_ns = AS_ANTIC_EXPIRE_MS * NSEC_PER_MSEC;
 	ad->deep_queue_depth = AS_DEEP_QUEUE_DEPTH;
 	ad->front_merges = 1;
 	ad->write_batch_count = AS_WRITE_BATCH_DEFAULT;
-	ad->batch_dir = AS_READ;
+	ad->batch_dir = AS_SYNC;
 	ad->batch_start = jiffies;
 
 	/* Scheduling state is per queue: dispatch from one hardware queue. */
@@ -1102,8 +1225,8 @@ static void as_exit_sched(struct elevator_queue *e)
 	hrtimer_cancel(&ad->antic_timer);
 
 	WARN_ON_ONCE(!list_empty(&ad->dispatch));
-	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_READ]));
-	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_WRITE]));
+	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_SYNC]));
+	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_ASYNC]));
 	WARN_ON_ONCE(ad->nr_inflight);
 
 	kfree(ad);
@@ -1150,7 +1273,7 @@ static ssize_t as_read_expire_show(struct elevator_queue *e, char *page)
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_show(page, &ad->fifo_expire_ms[AS_READ]);
+	return as_ms_show(page, &ad->fifo_expire_ms[AS_SYNC]);
 }
 
 static ssize_t as_read_expire_store(struct elevator_queue *e, const char *page,
@@ -1158,15 +1281,15 @@ static ssize_t as_read_expire_store(struct elevator_queue *e, const char *page,
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_store(page, count, &ad->fifo_expire_ms[AS_READ],
-			   &ad->fifo_expire[AS_READ]);
+	return as_ms_store(page, count, &ad->fifo_expire_ms[AS_SYNC],
+			   &ad->fifo_expire[AS_SYNC]);
 }
 
 static ssize_t as_write_expire_show(struct elevator_queue *e, char *page)
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_show(page, &ad->fifo_expire_ms[AS_WRITE]);
+	return as_ms_show(page, &ad->fifo_expire_ms[AS_ASYNC]);
 }
 
 static ssize_t as_write_expire_store(struct elevator_queue *e, const char *page,
@@ -1174,15 +1297,15 @@ static ssize_t as_write_expire_store(struct elevator_queue *e, const char *page,
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_store(page, count, &ad->fifo_expire_ms[AS_WRITE],
-			   &ad->fifo_expire[AS_WRITE]);
+	return as_ms_store(page, count, &ad->fifo_expire_ms[AS_ASYNC],
+			   &ad->fifo_expire[AS_ASYNC]);
 }
 
 static ssize_t as_read_batch_expire_show(struct elevator_queue *e, char *page)
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_show(page, &ad->batch_expire_ms[AS_READ]);
+	return as_ms_show(page, &ad->batch_expire_ms[AS_SYNC]);
 }
 
 static ssize_t as_read_batch_expire_store(struct elevator_queue *e,
@@ -1190,15 +1313,15 @@ static ssize_t as_read_batch_expire_store(struct elevator_queue *e,
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_store(page, count, &ad->batch_expire_ms[AS_READ],
-			   &ad->batch_expire[AS_READ]);
+	return as_ms_store(page, count, &ad->batch_expire_ms[AS_SYNC],
+			   &ad->batch_expire[AS_SYNC]);
 }
 
 static ssize_t as_write_batch_expire_show(struct elevator_queue *e, char *page)
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_show(page, &ad->batch_expire_ms[AS_WRITE]);
+	return as_ms_show(page, &ad->batch_expire_ms[AS_ASYNC]);
 }
 
 static ssize_t as_write_batch_expire_store(struct elevator_queue *e,
@@ -1206,8 +1329,8 @@ static ssize_t as_write_batch_expire_store(struct elevator_queue *e,
 {
 	struct as_data *ad = e->elevator_data;
 
-	return as_ms_store(page, count, &ad->batch_expire_ms[AS_WRITE],
-			   &ad->batch_expire[AS_WRITE]);
+	return as_ms_store(page, count, &ad->batch_expire_ms[AS_ASYNC],
+			   &ad->batch_expire[AS_ASYNC]);
 }
 
 static ssize_t as_antic_expire_show(struct elevator_queue *e, char *page)
@@ -1369,22 +1492,22 @@ static void as_fifo_stop(struct seq_file *m, void *v)
 
 static void *as_read_fifo_start(struct seq_file *m, loff_t *pos)
 {
-	return as_fifo_start(m, pos, AS_READ);
+	return as_fifo_start(m, pos, AS_SYNC);
 }
 
 static void *as_read_fifo_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	return as_fifo_next(m, v, pos, AS_READ);
+	return as_fifo_next(m, v, pos, AS_SYNC);
 }
 
 static void *as_write_fifo_start(struct seq_file *m, loff_t *pos)
 {
-	return as_fifo_start(m, pos, AS_WRITE);
+	return as_fifo_start(m, pos, AS_ASYNC);
 }
 
 static void *as_write_fifo_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	return as_fifo_next(m, v, pos, AS_WRITE);
+	return as_fifo_next(m, v, pos, AS_ASYNC);
 }
 
 static const struct seq_operations as_read_fifo_seq_ops = {
@@ -1448,10 +1571,10 @@ static int as_state_show(void *data, struct seq_file *m)
 	spin_lock_irq(&ad->lock);
 	seq_printf(m, "antic %s\nbatch %s\nwrite_count %u\nwrite_batch_count %u\n",
 		   state[ad->antic_state],
-		   ad->batch_dir == AS_READ ? "read" : "write",
+		   ad->batch_dir == AS_SYNC ? "sync" : "async",
 		   ad->write_count, ad->write_batch_count);
 	seq_printf(m, "queued %u %u\ninflight %u\ndeep_queue %d\n",
-		   ad->nr_queued[AS_READ], ad->nr_queued[AS_WRITE],
+		   ad->nr_queued[AS_SYNC], ad->nr_queued[AS_ASYNC],
 		   ad->nr_inflight, ad->deep_queue);
 	seq_printf(m, "mean_ttime_us %llu\nmean_seek %llu\n",
 		   div_u64(ad->new_proc_st.ttime_mean, NSEC_PER_USEC),
