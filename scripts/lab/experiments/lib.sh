@@ -109,6 +109,59 @@ else:
 EOF
 }
 
+# Writeback must reach the disk within a measurement, as on the small-memory
+# machines of the time: start it at 16 MB of dirty data, throttle at 64 MB.
+bench_small_writeback()
+{
+	echo $((16 << 20)) >/proc/sys/vm/dirty_background_bytes
+	echo $((64 << 20)) >/proc/sys/vm/dirty_bytes
+}
+
+# bench_reader_writer DEV SECS READER_OFFSET WRITER_OFFSET SIZE: a streaming
+# buffered reader (64 KiB reads) against a streaming buffered writer (1 MiB
+# writes) for SECS seconds.  Prints JSON metric fields: reader_MBps (what
+# the reader got), and disk_read_MBps, disk_write_MBps and total_MBps (what
+# reached the disk, from its stat file).
+bench_reader_writer()
+{
+	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 r0 w0 r1 w1 rd
+
+	bench_drop_caches
+	read -r r0 w0 < <(awk '{ print $3, $7 }' /sys/block/"$dev"/stat)
+	fio --output-format=json --output="$TEST_TMP/rw.json" \
+	    --time_based --runtime="$secs" --filename=/dev/"$dev" \
+	    --name=reader --rw=read --bs=64k --ioengine=psync \
+	    --offset="$roff" --size="$size" \
+	    --name=writer --rw=write --bs=1M --ioengine=psync \
+	    --offset="$woff" --size="$size" >/dev/null 2>&1
+	read -r r1 w1 < <(awk '{ print $3, $7 }' /sys/block/"$dev"/stat)
+	sync
+	rd=$(fio_mbps "$TEST_TMP/rw.json" reader read 2>/dev/null || echo null)
+	awk -v rd="$rd" -v r0="$r0" -v r1="$r1" -v w0="$w0" -v w1="$w1" \
+	    -v t="$secs" 'BEGIN {
+		r = (r1 - r0) * 512 / 1e6 / t; w = (w1 - w0) * 512 / 1e6 / t
+		printf "\"reader_MBps\": %s, \"disk_read_MBps\": %.2f, ", rd, r
+		printf "\"disk_write_MBps\": %.2f, \"total_MBps\": %.2f", w, r + w
+	}'
+}
+
+# bench_seq_readers DEV SECS N SIZE: N synchronous sequential readers
+# (O_DIRECT, 64 KiB, one read at a time), each SIZE bytes from its own
+# region (DEV's capacity / N apart), for SECS seconds.  Prints their
+# aggregate MB/s, or null.
+bench_seq_readers()
+{
+	local dev=$1 secs=$2 n=$3 size=$4 cap
+
+	cap=$(($(cat /sys/block/"$dev"/size) * 512))
+	fio --output-format=json --output="$TEST_TMP/seq.json" \
+	    --time_based --runtime="$secs" --filename=/dev/"$dev" \
+	    --name=seq --rw=read --bs=64k --ioengine=psync --direct=1 \
+	    --numjobs="$n" --size="$size" --offset_increment=$((cap / n)) \
+	    --group_reporting >/dev/null 2>&1
+	fio_mbps "$TEST_TMP/seq.json" seq read 2>/dev/null || echo null
+}
+
 # bench_size DEFAULT MIN: DEFAULT x BENCH_SCALE, an integer, at least MIN.
 bench_size()
 {
