@@ -913,7 +913,11 @@ static void as_requeue_request(struct request *rq)
 
 static void as_prepare_request(struct request *rq)
 {
-	rq->elv.icq = ioc_find_get_icq(rq->q);
+	/*
+	 * Only the sync class has per-process statistics: writeback comes
+	 * from flusher threads, whose io context says nothing.
+	 */
+	rq->elv.icq = rq_is_sync(rq) ? ioc_find_get_icq(rq->q) : NULL;
 	rq->elv.priv[0] = NULL;
 }
 
