@@ -123,8 +123,7 @@ struct as_data {
 	struct as_proc_stats	new_proc_st;	/* means over all processes */
 
 	/* hardware awareness */
-	unsigned int		nr_inflight;
-	unsigned int		nr_inflight_dir[AS_DIR_COUNT];
+	unsigned int		nr_inflight_dir[AS_DIR_COUNT];	/* at the device */
 	unsigned int		hw_samples;
 	unsigned int		hw_window_max;
 	unsigned int		hw_max_inflight;	/* max of the last window */
@@ -581,6 +580,11 @@ static enum hrtimer_restart as_antic_timer_fn(struct hrtimer *timer)
 
 /* ---- hardware awareness ------------------------------------------------- */
 
+static unsigned int as_nr_inflight(struct as_data *ad)
+{
+	return ad->nr_inflight_dir[AS_SYNC] + ad->nr_inflight_dir[AS_ASYNC];
+}
+
 static void as_hw_sample(struct as_data *ad)
 {
 	bool deep;
@@ -588,7 +592,7 @@ static void as_hw_sample(struct as_data *ad)
 	/* Only meaningful when the scheduler could have given more. */
 	if (!ad->nr_queued[AS_SYNC] && !ad->nr_queued[AS_ASYNC])
 		return;
-	ad->hw_window_max = max(ad->hw_window_max, ad->nr_inflight);
+	ad->hw_window_max = max(ad->hw_window_max, as_nr_inflight(ad));
 	if (++ad->hw_samples < AS_HW_WINDOW)
 		return;
 	ad->hw_max_inflight = ad->hw_window_max;
@@ -617,7 +621,7 @@ static struct request *as_pick(struct as_data *ad, enum as_dir dir)
 /* Anticipation, batch drains and the write cap are on (not deadline mode). */
 static bool as_antic_enabled(struct as_data *ad)
 {
-	return ad->antic_expire_ns && !ad->deep_queue;
+	return READ_ONCE(ad->antic_expire_ns) && !READ_ONCE(ad->deep_queue);
 }
 
 static void as_start_batch(struct as_data *ad, enum as_dir dir)
@@ -643,13 +647,19 @@ static void as_start_batch(struct as_data *ad, enum as_dir dir)
  * is only known once its requests are done.  The batch starts when the
  * drain ends; a write batch's length is tuned then, including its drain.
  */
+static bool as_drain_pending(struct as_data *ad)
+{
+	return READ_ONCE(ad->changed_batch) && as_antic_enabled(ad) &&
+	       READ_ONCE(ad->nr_inflight_dir[!READ_ONCE(ad->batch_dir)]);
+}
+
 static bool as_draining(struct as_data *ad)
 {
 	unsigned long now = jiffies;
 
 	if (!ad->changed_batch)
 		return false;
-	if (as_antic_enabled(ad) && ad->nr_inflight_dir[!ad->batch_dir])
+	if (as_drain_pending(ad))
 		return true;
 	ad->changed_batch = false;
 	if (ad->batch_dir == AS_SYNC) {
@@ -667,6 +677,13 @@ static bool as_draining(struct as_data *ad)
 	return false;
 }
 
+/* Start a batch of @dir: its first request, or NULL while draining. */
+static struct request *as_switch_batch(struct as_data *ad, enum as_dir dir)
+{
+	as_start_batch(ad, dir);
+	return as_draining(ad) ? NULL : as_pick(ad, dir);
+}
+
 /* A read completed recently: one may come while a write batch runs. */
 static bool as_reads_recent(struct as_data *ad)
 {
@@ -682,10 +699,8 @@ static struct request *__as_dispatch_write(struct as_data *ad, bool reads)
 		ad->write_batch_exhausted = true;
 		over = true;
 	}
-	if (over && reads) {
-		as_start_batch(ad, AS_SYNC);
-		return as_draining(ad) ? NULL : as_pick(ad, AS_SYNC);
-	}
+	if (over && reads)
+		return as_switch_batch(ad, AS_SYNC);
 	/*
 	 * No read waits.  While a reader is about, keep at most a batch of
 	 * writes at the device, so that its next read does not queue behind
@@ -736,8 +751,7 @@ static struct request *__as_dispatch(struct as_data *ad)
 	if (ad->batch_dir == AS_ASYNC) {
 		if (writes)
 			return __as_dispatch_write(ad, reads);
-		as_start_batch(ad, AS_SYNC);
-		return as_draining(ad) ? NULL : as_pick(ad, AS_SYNC);
+		return as_switch_batch(ad, AS_SYNC);
 	}
 
 	/* read batch; it lasts read_batch_expire from the first waiting write */
@@ -754,10 +768,8 @@ static struct request *__as_dispatch(struct as_data *ad)
 		if (as_try_anticipate(ad, NULL))
 			return NULL;
 	}
-	if (writes) {
-		as_start_batch(ad, AS_ASYNC);
-		return as_draining(ad) ? NULL : as_pick(ad, AS_ASYNC);
-	}
+	if (writes)
+		return as_switch_batch(ad, AS_ASYNC);
 	return as_pick(ad, AS_SYNC);
 }
 
@@ -785,7 +797,6 @@ static void as_account_dispatch(struct as_data *ad, struct request *rq)
 		ad->last_read_end = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	}
 	ad->antic_cooldown = false;
-	ad->nr_inflight++;
 	ad->nr_inflight_dir[dir]++;
 	as_rq_set_flags(rq, flags | AS_RQ_INFLIGHT);
 	as_hw_sample(ad);
@@ -820,44 +831,20 @@ static bool as_has_work(struct blk_mq_hw_ctx *hctx)
 	 * While holding, the hrtimer, an arriving request or a completion
 	 * reruns the queue.
 	 */
-	if (READ_ONCE(ad->write_held))
-		return false;
-	if (READ_ONCE(ad->changed_batch) &&
-	    READ_ONCE(ad->nr_inflight_dir[!READ_ONCE(ad->batch_dir)]))
+	if (READ_ONCE(ad->write_held) || as_drain_pending(ad))
 		return false;
 	return READ_ONCE(ad->antic_state) == AS_ANTIC_OFF;
 }
 
 /* ---- completion --------------------------------------------------------- */
 
-/* Undo the in-flight accounting of @rq; returns its aic if it was a read. */
-static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq)
-{
-	unsigned long flags = as_rq_flags(rq);
-	enum as_dir dir = as_rq_dir(rq);
-	struct as_io_cq *aic = NULL;
-
-	if (!(flags & AS_RQ_INFLIGHT))
-		return NULL;
-	as_rq_set_flags(rq, flags & ~AS_RQ_INFLIGHT);
-	if (!WARN_ON_ONCE(!ad->nr_inflight))
-		ad->nr_inflight--;
-	if (!WARN_ON_ONCE(!ad->nr_inflight_dir[dir]))
-		ad->nr_inflight_dir[dir]--;
-	if (dir == AS_SYNC) {
-		ad->last_read_done = jiffies;
-		aic = rq_aic(rq);
-		if (aic && !WARN_ON_ONCE(!aic->nr_inflight))
-			aic->nr_inflight--;
-	}
-	return aic;
-}
-
-/* A request left the device: does a drain or a held write batch end? */
+/*
+ * A request left the device: does a drain or a held write batch end, so
+ * that the queue must be run again?
+ */
 static bool as_hold_ends(struct as_data *ad, enum as_dir dir)
 {
-	if (ad->changed_batch && dir != ad->batch_dir &&
-	    !ad->nr_inflight_dir[dir])
+	if (ad->changed_batch && dir != ad->batch_dir && !as_drain_pending(ad))
 		return true;
 	if (ad->write_held && dir == AS_ASYNC &&
 	    ad->nr_inflight_dir[AS_ASYNC] < ad->write_batch_count) {
@@ -867,22 +854,47 @@ static bool as_hold_ends(struct as_data *ad, enum as_dir dir)
 	return false;
 }
 
+/*
+ * Undo the in-flight accounting of @rq.  Returns its aic if it was of the
+ * sync class; *@kick tells whether the queue must be run again.
+ */
+static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq,
+				   bool *kick)
+{
+	unsigned long flags = as_rq_flags(rq);
+	enum as_dir dir = as_rq_dir(rq);
+	struct as_io_cq *aic = NULL;
+
+	*kick = false;
+	if (!(flags & AS_RQ_INFLIGHT))
+		return NULL;
+	as_rq_set_flags(rq, flags & ~AS_RQ_INFLIGHT);
+	if (!WARN_ON_ONCE(!ad->nr_inflight_dir[dir]))
+		ad->nr_inflight_dir[dir]--;
+	*kick = as_hold_ends(ad, dir);
+	if (dir == AS_SYNC) {
+		ad->last_read_done = jiffies;
+		aic = rq_aic(rq);
+		if (aic && !WARN_ON_ONCE(!aic->nr_inflight))
+			aic->nr_inflight--;
+	}
+	return aic;
+}
+
 static void as_completed_request(struct request *rq, u64 now)
 {
 	struct as_data *ad = rq->q->elevator->elevator_data;
 	struct as_io_cq *aic;
 	unsigned long flags;
-	bool kick = false;
+	bool kick;
 
 	spin_lock_irqsave(&ad->lock, flags);
-	aic = as_rq_done(ad, rq);
-	kick = as_hold_ends(ad, as_rq_dir(rq));
+	aic = as_rq_done(ad, rq, &kick);
 	if (aic && !aic->nr_inflight) {
-		u64 now_ns = ktime_get_ns();
-
-		aic->st.idle_since_ns = now_ns;
+		/* @now: blk-mq's completion time stamp, on ktime_get_ns()'s clock */
+		aic->st.idle_since_ns = now;
 		if (ad->antic_state == AS_ANTIC_WAIT_REQ && ad->antic_aic == aic) {
-			as_antic_waitnext(ad, now_ns);
+			as_antic_waitnext(ad, now);
 			kick |= ad->antic_state == AS_ANTIC_OFF;
 		}
 	}
@@ -896,11 +908,10 @@ static void as_requeue_request(struct request *rq)
 	struct as_data *ad = rq->q->elevator->elevator_data;
 	struct as_io_cq *aic;
 	unsigned long flags;
-	bool kick = false;
+	bool kick;
 
 	spin_lock_irqsave(&ad->lock, flags);
-	aic = as_rq_done(ad, rq);
-	kick = as_hold_ends(ad, as_rq_dir(rq));
+	aic = as_rq_done(ad, rq, &kick);
 	if (aic && aic == ad->antic_aic && ad->antic_state == AS_ANTIC_WAIT_REQ &&
 	    !aic->nr_inflight) {
 		as_antic_stop(ad, AS_STOP_DISABLED);
@@ -931,8 +942,7 @@ static void as_finish_request(struct request *rq)
 
 		/* Freed without a completion (e.g. a failed dispatch). */
 		spin_lock_irqsave(&ad->lock, flags);
-		as_rq_done(ad, rq);
-		kick = as_hold_ends(ad, as_rq_dir(rq));
+		as_rq_done(ad, rq, &kick);
 		spin_unlock_irqrestore(&ad->lock, flags);
 		if (kick)
 			as_kick(ad);
@@ -1231,7 +1241,7 @@ static void as_exit_sched(struct elevator_queue *e)
 	WARN_ON_ONCE(!list_empty(&ad->dispatch));
 	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_SYNC]));
 	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_ASYNC]));
-	WARN_ON_ONCE(ad->nr_inflight);
+	WARN_ON_ONCE(as_nr_inflight(ad));
 
 	kfree(ad);
 }
@@ -1579,7 +1589,7 @@ static int as_state_show(void *data, struct seq_file *m)
 		   ad->write_count, ad->write_batch_count);
 	seq_printf(m, "queued %u %u\ninflight %u\ndeep_queue %d\n",
 		   ad->nr_queued[AS_SYNC], ad->nr_queued[AS_ASYNC],
-		   ad->nr_inflight, ad->deep_queue);
+		   as_nr_inflight(ad), ad->deep_queue);
 	seq_printf(m, "mean_ttime_us %llu\nmean_seek %llu\n",
 		   div_u64(ad->new_proc_st.ttime_mean, NSEC_PER_USEC),
 		   ad->new_proc_st.seek_mean);
