@@ -470,7 +470,9 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 	in.exited = aic->exited;
 	if (ad->antic_state == AS_ANTIC_WAIT_NEXT) {
 		in.waiting_next = true;
-		in.elapsed_ns = now_ns - ad->antic_start_ns;
+		/* @now_ns may be a plug's cached time stamp, a little old */
+		in.elapsed_ns = now_ns > ad->antic_start_ns ?
+				now_ns - ad->antic_start_ns : 0;
 	}
 	if (rq && as_rq_dir(rq) == AS_SYNC) {
 		in.have_rq = true;
@@ -529,7 +531,7 @@ static bool as_try_anticipate(struct as_data *ad, struct request *rq)
 	if (aic->nr_queued || (rq && rq_aic(rq) == aic))
 		return false;
 
-	now_ns = ktime_get_ns();
+	now_ns = blk_time_get_ns();
 	ad->antic_aic = aic;
 	ad->antic_pos = ad->last_read_end;
 	ad->antic_state = aic->nr_inflight ? AS_ANTIC_WAIT_REQ : AS_ANTIC_WAIT_NEXT;
@@ -737,7 +739,7 @@ static struct request *__as_dispatch(struct as_data *ad)
 	if (ad->antic_state != AS_ANTIC_OFF) {
 		enum as_verdict v;
 
-		now_ns = ktime_get_ns();
+		now_ns = blk_time_get_ns();
 		rq = reads ? as_pick(ad, AS_SYNC) : NULL;
 		v = as_check(ad, rq, now_ns);
 		if (v == AS_KEEP_WAITING)
@@ -962,7 +964,7 @@ static bool as_insert_check(struct as_data *ad, struct request *rq)
 
 	if (ad->antic_state == AS_ANTIC_OFF)
 		return false;
-	v = as_check(ad, rq, ktime_get_ns());
+	v = as_check(ad, rq, blk_time_get_ns());
 	if (v == AS_KEEP_WAITING)
 		return false;
 	as_antic_stop(ad, v);
@@ -972,7 +974,8 @@ static bool as_insert_check(struct as_data *ad, struct request *rq)
 static void as_update_proc_stats(struct as_data *ad, struct request *rq,
 				 struct as_io_cq *aic)
 {
-	u64 now_ns = ktime_get_ns();
+	/* The think time ends when the process allocated the request. */
+	u64 now_ns = rq->start_time_ns ?: blk_time_get_ns();
 	u64 cap = max_t(u64, 2 * ad->antic_expire_ns, NSEC_PER_MSEC);
 
 	if (aic->st.idle_since_ns) {
