@@ -34,11 +34,28 @@ TOP = os.path.dirname(os.path.dirname(LAB))
 KERNELS_FILE = os.path.join(LAB, 'experiments', 'kernels')
 
 
+class Part:
+    """A part of an experiment that needs its own kind of boot.
+
+    The guest runs the experiment's script with BENCH_PART=name.  accel
+    'icount' boots QEMU with an instruction counter for a clock
+    (scripts/lab/boot.sh, LAB_ACCEL): a guest second is 10^9 instructions,
+    so a CPU-bound rate measures path length and does not depend on how
+    busy the host is.
+    """
+
+    def __init__(self, name, minutes, accel=None):
+        self.name = name
+        self.minutes = minutes          # guest time at BENCH_SCALE=1, 1 run
+        self.accel = accel
+
+
 class Experiment:
     """What the host needs to know about one experiment."""
 
     def __init__(self, name, desc, columns, baseline=None, mem=2048,
-                 minutes=10, append='', kernels=False, formatter=None):
+                 minutes=10, append='', kernels=False, formatter=None,
+                 parts=None):
         self.name = name
         self.desc = desc
         self.columns = columns          # [(metric, heading)]
@@ -48,6 +65,8 @@ class Experiment:
         self.append = append            # kernel command line additions
         self.kernels = kernels          # compares kernel configurations
         self.formatter = formatter      # seed-format table, or None
+        # one boot per part; the rows of all parts make one table
+        self.parts = parts or [Part(None, minutes)]
 
 
 # --- parsers (also used by the guest through --parse) ----------------------
@@ -422,7 +441,8 @@ ANTIC_GOALS = [
     ('seq2_MBps', 3.0, '2 sequential readers >= 3x mq-deadline'),
     ('seq4_MBps', 3.0, '4 sequential readers >= 3x mq-deadline'),
     ('oltp_iops', 0.97, 'seeky OLTP-like mix >= 0.97x mq-deadline'),
-    ('nullblk_kiops', 0.9, 'null_blk 4 KiB random-read IOPS >= 0.9x mq-deadline'),
+    ('nullblk_kiops', 0.9, 'null_blk 4 KiB random-read IOPS >= 0.9x mq-deadline'
+     ' (icount)'),
 ]
 
 
@@ -442,6 +462,11 @@ def fmt_anticipatory(exp, agg, notes, ctx):
         text.append('  %-60s %s' % (what, 'no data' if x is None else
                                     '%.2fx %s' % (x, 'met' if x >= want
                                                   else 'NOT met')))
+    wall = rat.get((i, 'nullblk_wall_kiops'))
+    text.append('  %-60s %s' % ('  (null_blk by the wall clock, noisy '
+                                'under TCG: not the goal)',
+                                'no data' if wall is None else
+                                '%.2fx' % wall))
     bfq = [j for j, r in enumerate(agg) if r['config'].get('elevator') == 'bfq']
     for m in ('seq2_MBps', 'seq4_MBps'):
         a, b = median_of(agg[i], m), (median_of(agg[bfq[0]], m)
@@ -570,11 +595,13 @@ EXPERIMENTS = [
                minutes=8, formatter=fmt_bs_sweep),
     Experiment('anticipatory',
                'issue 4: anticipatory vs mq-deadline, bfq, kyber, none on '
-               'sata-7200 (+ null_blk overhead)',
+               'sata-7200, and null_blk overhead (icount clock)',
                [('reader_MBps', 'reader MB/s'), ('total_MBps', 'total MB/s'),
                 ('seq2_MBps', '2 seq MB/s'), ('seq4_MBps', '4 seq MB/s'),
-                ('oltp_iops', 'OLTP IOPS'), ('nullblk_kiops', 'null kIOPS')],
-               baseline=('elevator', 'mq-deadline'), minutes=6,
+                ('oltp_iops', 'OLTP IOPS'), ('nullblk_kiops', 'null kIOPS'),
+                ('nullblk_wall_kiops', 'null wall kIOPS')],
+               baseline=('elevator', 'mq-deadline'),
+               parts=[Part('disk', 6), Part('overhead', 4, accel='icount')],
                formatter=fmt_anticipatory),
     Experiment('ioc-random',
                'seed 002: N=2,4,8 random readers on a 4-member striped '
@@ -744,39 +771,49 @@ def git_describe():
         return 'unknown'
 
 
+def part_id(e, p):
+    """What the guest calls a part: NAME, or NAME:PART."""
+    return e.name if p.name is None else '%s:%s' % (e.name, p.name)
+
+
 def plan_boots(exps, kernels):
-    """Group the experiments into boots: one per (kernel configuration,
-    memory, command line).  Returns [(kname, mem, append, [exp])]."""
+    """Group the experiments' parts into boots: one per (kernel
+    configuration, memory, command line, accelerator).
+    Returns [(kname, mem, append, accel, [(exp, part)])]."""
     boots, index = [], {}
     for e in exps:
-        for k in (kernels if e.kernels and kernels else [None]):
-            key = (k, e.mem, e.append)
-            if key not in index:
-                index[key] = len(boots)
-                boots.append((k, e.mem, e.append, []))
-            boots[index[key]][3].append(e)
+        for p in e.parts:
+            for k in (kernels if e.kernels and kernels else [None]):
+                key = (k, e.mem, e.append, p.accel)
+                if key not in index:
+                    index[key] = len(boots)
+                    boots.append((k, e.mem, e.append, p.accel, []))
+                boots[index[key]][4].append((e, p))
     return boots
 
 
 def run_boot(boot, guest, runs, scale, envx, t0, prog):
-    kname, mem, append, exps = boot
+    kname, mem, append, accel, items = boot
     env = dict(os.environ, BENCH_RUNS=str(runs), BENCH_SCALE=str(scale),
                LAB_QUIET='', **envx)
     if kname:
         env['BENCH_KERNEL_NAME'] = kname
-    minutes = sum(e.minutes for e in exps)
-    tmo = int(minutes * 60 * max(1.0, scale) * runs) + 120 + 60 * len(exps)
+    if accel:
+        env['LAB_ACCEL'] = accel
+    minutes = sum(p.minutes for _, p in items)
+    tmo = int(minutes * 60 * max(1.0, scale) * runs) + 120 + 60 * len(items)
     cmd = [os.path.join(LAB, 'boot.sh'), '-m', str(mem), '-t', str(tmo),
            '-o', guest]
     if append:
         cmd += ['-a', append]
-    cmd += ['--', 'scripts/lab/experiments/run',
-            ','.join(e.name for e in exps)]
+    ids = [part_id(e, p) for e, p in items]
+    cmd += ['--', 'scripts/lab/experiments/run', ','.join(ids)]
     start = time.time()
-    print('[bench] booting for %s%s (%d MB%s, timeout %d s)'
-          % (', '.join(e.name for e in exps),
+    print('[bench] booting for %s%s (%d MB%s%s, timeout %d s)'
+          % (', '.join(ids),
              ' on kernel configuration %s' % kname if kname else '', mem,
-             ', ' + append if append else '', tmo), flush=True)
+             ', ' + append if append else '',
+             ', accel ' + accel if accel else '', tmo), flush=True)
     proc = subprocess.Popen(cmd, cwd=TOP, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
                             errors='replace', start_new_session=True)
@@ -791,7 +828,7 @@ def run_boot(boot, guest, runs, scale, envx, t0, prog):
     old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT,
                                                signal.SIGHUP)}
     try:
-        return watch_boot(proc, exps, guest, kname, start, t0, prog)
+        return watch_boot(proc, items, guest, kname, start, t0, prog)
     finally:
         for s, h in old.items():
             signal.signal(s, h)
@@ -807,7 +844,8 @@ def run_eta(prog, now, t0):
         1, round(rate * prog['left_min'] / 60))
 
 
-def watch_boot(proc, exps, guest, kname, start, t0, prog):
+def watch_boot(proc, items, guest, kname, start, t0, prog):
+    minutes = {part_id(e, p): p.minutes for e, p in items}
     plan, cur, kernel = 0, '?', 'unknown'
     cur_start = start
     for line in proc.stdout:
@@ -832,10 +870,10 @@ def watch_boot(proc, exps, guest, kname, start, t0, prog):
                   'run%s)' % (cur, prog['started'], prog['total'], now - t0,
                               run_eta(prog, now, t0)), flush=True)
         elif em:
-            e = BY_NAME.get(em.group(1))
-            if e:
-                prog['done_min'] += e.minutes
-                prog['left_min'] -= e.minutes
+            m = minutes.get(em.group(1))
+            if m is not None:
+                prog['done_min'] += m
+                prog['left_min'] -= m
             print('[bench] %s: finished in %d s (status %s)'
                   % (em.group(1), now - cur_start, em.group(2)), flush=True)
         elif pm:
@@ -852,20 +890,22 @@ def watch_boot(proc, exps, guest, kname, start, t0, prog):
         else:
             print('[bench] %s: %s' % (cur, msg), flush=True)
     rc = proc.wait()
-    res = {}
-    for e in exps:
+    res = []
+    for e, part in items:
+        # the guest's files: NAME.rows, or NAME.PART.rows for a part
+        stem = os.path.join(guest, part_id(e, part).replace(':', '.'))
         rows = []
-        p = os.path.join(guest, e.name + '.rows')
+        p = stem + '.rows'
         if os.path.exists(p):
             with open(p) as fh:
                 rows = parse_rows(fh.read())
         st = None
-        sp = os.path.join(guest, e.name + '.status')
+        sp = stem + '.status'
         if os.path.exists(sp):
             with open(sp) as fh:
                 st = fh.read().strip()
         ctx = {}
-        cp = os.path.join(guest, e.name + '.ctx')
+        cp = stem + '.ctx'
         if os.path.exists(cp):
             with open(cp) as fh:
                 for line in fh:
@@ -876,7 +916,7 @@ def watch_boot(proc, exps, guest, kname, start, t0, prog):
             for r in rows:
                 if 'config' in r:
                     r['config'] = dict({'kernel': kname}, **r['config'])
-        res[e.name] = (rows, st, ctx)
+        res.append((e, part, rows, st, ctx))
     return rc, kernel, res
 
 
@@ -956,10 +996,11 @@ def main(argv):
     os.symlink(run_id, latest)
 
     boots = plan_boots(exps, kernels)
-    total_min = sum(e.minutes * max(1.0, scale) * runs for e in exps)
-    prog = {'started': 0, 'total': sum(len(b[3]) for b in boots),
+    total_min = sum(p.minutes * max(1.0, scale) * runs for e in exps
+                    for p in e.parts)
+    prog = {'started': 0, 'total': sum(len(b[4]) for b in boots),
             'done_min': 0.0,
-            'left_min': sum(e.minutes for b in boots for e in b[3])}
+            'left_min': sum(p.minutes for b in boots for _, p in b[4])}
     print('[bench] run %s: %s in %d boot%s, roughly %d min at most'
           % (run_id, ', '.join(wanted), len(boots), 's'[:len(boots) > 1],
              total_min), flush=True)
@@ -969,15 +1010,15 @@ def main(argv):
     for i, boot in enumerate(boots):
         kname = boot[0]
         if kname and kenv.get(kname) is None:
-            for e in boot[3]:
-                collected[e.name]['rows'].append({'note': knotes[kname]})
+            for e, _ in boot[4]:
+                if {'note': knotes[kname]} not in collected[e.name]['rows']:
+                    collected[e.name]['rows'].append({'note': knotes[kname]})
             continue
         guest = os.path.join(outdir, 'guest-%d%s' % (
             i, '-' + kname if kname else ''))
         rc, kernel, res = run_boot(boot, guest, runs, scale,
                                    kenv.get(kname) or {}, t0, prog)
-        for e in boot[3]:
-            rows, st, ctx = res[e.name]
+        for e, part, rows, st, ctx in res:
             c = collected[e.name]
             c['rows'] += rows
             c['ctx'].update(ctx)
@@ -985,8 +1026,9 @@ def main(argv):
             if st is None:
                 c['rows'].append({'note': 'the guest did not finish %s '
                                   '(boot status %d%s)' % (
-                                      e.name, rc, ', kernel configuration '
-                                      + kname if kname else '')})
+                                      part_id(e, part), rc,
+                                      ', kernel configuration ' + kname
+                                      if kname else '')})
             elif st != '0':
                 c['status'].append(st)
 

@@ -14,6 +14,13 @@
 # boot, are attached: virtio-blk with serials blk26-vd0, blk26-vd1, ... and one
 # virtio-scsi disk with serial blk26-sd0.
 #
+# LAB_ACCEL picks the accelerator: auto (default: KVM when a short probe
+# boots, else TCG), kvm, tcg, or icount: TCG with an instruction counter
+# for a clock (-icount shift=0,sleep=off; a guest nanosecond is one
+# instruction of any vCPU, the vCPUs take turns on one host thread), so
+# CPU-bound rates are repeatable whatever else the host runs.  The guest
+# finds the choice in /proc/cmdline as blk26.accel=.
+#
 # Exit status: the command's, or 124 on timeout, 125 when the guest died
 # before the command finished, 126 when the kernel reported a splat (oops,
 # BUG, WARNING, lockdep, KASAN, hung task...); the splat is printed.
@@ -74,6 +81,10 @@ rm -f "$outdir/exit-status"
 # --- accelerator: KVM only when a short probe shows it boots here -------
 accel=tcg
 want=${LAB_ACCEL:-auto}
+case $want in
+auto|kvm|tcg|icount|kvm-probe) ;;
+*) die "LAB_ACCEL=$want: use auto, kvm, tcg or icount" ;;
+esac
 if [ "$want" = kvm ] || { [ "$want" = auto ] && [ -w /dev/kvm ]; }; then
 	probe=$BUILD/accel-probe
 	if [ ! -f "$probe" ]; then
@@ -92,9 +103,12 @@ fi
 case $want in
 kvm-probe) accel=kvm ;;
 tcg) accel=tcg ;;
+icount) accel=icount ;;
 esac
 if [ "$accel" = kvm ]; then
 	qaccel=(-accel kvm -cpu host)
+elif [ "$accel" = icount ]; then
+	qaccel=(-accel tcg -icount shift=0,sleep=off -cpu max)
 else
 	qaccel=(-accel tcg,thread=multi -cpu max)
 fi
@@ -119,7 +133,7 @@ cmdline+=" init=$LAB_DIR/guest-init panic=-1 oops=panic"
 # Under TCG a vCPU is a host thread that may not run for seconds on a busy
 # host: RCU stall warnings are then noise, and real hangs hit the timeout.
 cmdline+=" rcupdate.rcu_cpu_stall_suppress=1"
-cmdline+=" blk26.modroot=$KMOD blk26.keep=$LAB_TOP,$BUILD $append"
+cmdline+=" blk26.modroot=$KMOD blk26.keep=$LAB_TOP,$BUILD blk26.accel=$accel $append"
 
 log "booting $rel ($accel, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
 set +e

@@ -12,7 +12,8 @@
 #   bench_note "text"            something the table must say (a missing
 #                                scheduler, a fallback device)
 #
-# Rows go to $LAB_OUT/$BENCH_EXP.rows (JSON lines) for bench.py.
+# Rows go to $LAB_OUT/$BENCH_ID.rows (JSON lines) for bench.py; BENCH_ID is
+# the experiment's name, or NAME.PART when run sets BENCH_PART.
 
 
 # The smallest size (BENCH_SCALE < 0.01, the smoke test) also runs the
@@ -22,9 +23,9 @@ bench_smoke() { awk -v s="$BENCH_SCALE" 'BEGIN { exit !(s < 0.01) }'; }
 . "$LAB_TOP/tests/common/rc"
 . "$LAB_TOP/tests/simhba/rc"
 
-BENCH_ROWS=$LAB_OUT/$BENCH_EXP.rows
+BENCH_ROWS=$LAB_OUT/${BENCH_ID:-$BENCH_EXP}.rows
 : >"$BENCH_ROWS"
-: >"$LAB_OUT/$BENCH_EXP.ctx"
+: >"$LAB_OUT/${BENCH_ID:-$BENCH_EXP}.ctx"
 _bench_steps=0
 _bench_step=0
 
@@ -47,7 +48,7 @@ bench_row()
 
 bench_ctx()
 {
-	echo "$1=$2" >>"$LAB_OUT/$BENCH_EXP.ctx"
+	echo "$1=$2" >>"$LAB_OUT/${BENCH_ID:-$BENCH_EXP}.ctx"
 }
 
 bench_note()

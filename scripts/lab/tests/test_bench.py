@@ -237,13 +237,23 @@ class BootPlanTest(unittest.TestCase):
         exps = [bench.BY_NAME[n] for n in ('overview', 'raid0-dd', 'dbt2',
                                             'bs-sweep')]
         boots = bench.plan_boots(exps, None)
-        self.assertEqual([[e.name for e in b[3]] for b in boots],
+        self.assertEqual([[e.name for e, _ in b[4]] for b in boots],
                          [['overview', 'raid0-dd', 'bs-sweep'], ['dbt2']])
         boots = bench.plan_boots(exps, ['base', 'full'])
-        self.assertEqual([(b[0], [e.name for e in b[3]]) for b in boots],
+        self.assertEqual([(b[0], [e.name for e, _ in b[4]]) for b in boots],
                          [(None, ['overview', 'bs-sweep']),
                           ('base', ['raid0-dd']), ('full', ['raid0-dd']),
                           (None, ['dbt2'])])
+
+    def test_parts(self):
+        # anticipatory's null_blk part boots apart, with an icount clock;
+        # its disk part shares the overview's boot
+        exps = [bench.BY_NAME[n] for n in ('overview', 'anticipatory')]
+        boots = bench.plan_boots(exps, None)
+        self.assertEqual([(b[3], [bench.part_id(e, p) for e, p in b[4]])
+                          for b in boots],
+                         [(None, ['overview', 'anticipatory:disk']),
+                          ('icount', ['anticipatory:overhead'])])
 
     def test_run_eta(self):
         prog = {'done_min': 0.0, 'left_min': 10.0}
