@@ -9,7 +9,9 @@
 #      The readers are synchronous (O_DIRECT, 64 KiB, one read at a time),
 #      the case anticipation is for.  Buffered readers issue async
 #      readahead and keep a request queued, so deadline's sorted dispatch
-#      already serves them in long runs (both do about the same there);
+#      already serves them in long runs (both do about the same there).
+#      The readers start 1 s apart (see bench_seq_readers: bfq merges the
+#      queues of readers that start together);
 #   3. a seeky OLTP-like mix: 8 random 4 KiB sync readers plus one O_SYNC
 #      4 KiB random writer: total IOPS;
 #   4. scheduler overhead, by the wall clock: 4 KiB random-read IOPS on

@@ -148,18 +148,25 @@ bench_reader_writer()
 
 # bench_seq_readers DEV SECS N SIZE: N synchronous sequential readers
 # (O_DIRECT, 64 KiB, one read at a time), each SIZE bytes from its own
-# region (DEV's capacity / N apart), for SECS seconds.  Prints their
-# aggregate MB/s, or null.
+# region (DEV's capacity / N apart), for SECS seconds.  The readers start
+# 1 s apart, and all are measured over the same SECS, from the start of the
+# last one.  Started together, their processes would share one bfq queue
+# (bfq's stable merging of queues created at about the same time; blktrace
+# names it bfqSHARED-), which serves the regions alternately and never idles
+# for one reader.  Prints their aggregate MB/s, or null.
 bench_seq_readers()
 {
-	local dev=$1 secs=$2 n=$3 size=$4 cap
+	local dev=$1 secs=$2 n=$3 size=$4 cap i jobs=()
 
 	cap=$(($(cat /sys/block/"$dev"/size) * 512))
+	for ((i = 0; i < n; i++)); do
+		jobs+=(--name=seq --offset=$((i * (cap / n))) --startdelay=$i
+		       --ramp_time=$((n - 1 - i)))
+	done
 	fio --output-format=json --output="$TEST_TMP/seq.json" \
 	    --time_based --runtime="$secs" --filename=/dev/"$dev" \
-	    --name=seq --rw=read --bs=64k --ioengine=psync --direct=1 \
-	    --numjobs="$n" --size="$size" --offset_increment=$((cap / n)) \
-	    --group_reporting >/dev/null 2>&1
+	    --rw=read --bs=64k --ioengine=psync --direct=1 --size="$size" \
+	    --group_reporting "${jobs[@]}" >/dev/null 2>&1
 	fio_mbps "$TEST_TMP/seq.json" seq read 2>/dev/null || echo null
 }
 

@@ -2,7 +2,8 @@
 # overview: every available elevator on one simhba sata-7200 disk.
 #  - a streaming reader against a streaming buffered writer (deceptive
 #    idleness: what the reader gets while writeback runs);
-#  - two synchronous (O_DIRECT) sequential readers of distant regions.
+#  - two synchronous (O_DIRECT) sequential readers of distant regions,
+#    started 1 s apart.
 # Each measurement lasts 10 s x BENCH_SCALE.
 
 secs=$(awk -v s="$BENCH_SCALE" 'BEGIN { t = int(10 * s); print (t < 2 ? 2 : t) }')
