@@ -300,6 +300,19 @@ static void as_test_write_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 125, 125, true), 16U);
 }
 
+static void as_test_fifo_due(struct kunit *test)
+{
+	/* No expired read dispatched lately: the request's own deadline. */
+	KUNIT_EXPECT_EQ(test, as_fifo_due(1000, 500, 125), 1000UL);
+	/* One was, 25 jiffies ago: the next counts 100 jiffies from now. */
+	KUNIT_EXPECT_EQ(test, as_fifo_due(900, 975, 125), 1100UL);
+	/* The gap ends exactly at the deadline. */
+	KUNIT_EXPECT_EQ(test, as_fifo_due(1000, 875, 125), 1000UL);
+	/* Across the jiffies wrap. */
+	KUNIT_EXPECT_EQ(test, as_fifo_due(5, ULONG_MAX - 9, 125), 115UL);
+	KUNIT_EXPECT_EQ(test, as_fifo_due(200, ULONG_MAX - 9, 125), 200UL);
+}
+
 static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_ttime_mean),
 	KUNIT_CASE(as_test_ttime_decay),
@@ -316,6 +329,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_break_fifo),
 	KUNIT_CASE(as_test_break_batch_disabled),
 	KUNIT_CASE(as_test_write_batch),
+	KUNIT_CASE(as_test_fifo_due),
 	{}
 };
 

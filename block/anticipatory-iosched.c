@@ -106,6 +106,7 @@ struct as_data {
 	bool			changed_batch;	/* draining the other direction */
 	bool			write_held;	/* write batch waits for completions */
 	unsigned long		last_read_done;	/* jiffies */
+	unsigned long		read_forced;	/* jiffies: expired read dispatched */
 	unsigned int		write_count;	/* writes in this batch */
 	unsigned int		write_batch_count;	/* self-tuned */
 	bool			write_batch_exhausted;
@@ -314,6 +315,30 @@ VISIBLE_IF_KUNIT unsigned int as_tune_write_batch(unsigned int count,
 }
 EXPORT_SYMBOL_IF_KUNIT(as_tune_write_batch);
 
+/**
+ * as_fifo_due - when the oldest read counts as expired, under anticipation
+ * @fifo_time: its deadline (jiffies)
+ * @last_forced: when an expired read was last dispatched (jiffies)
+ * @expire: read_expire (jiffies)
+ *
+ * An expired read moves the read batch to its process, and anticipation
+ * keeps it there.  The reads of the other processes expired at about the
+ * same time: served at once, each would cost a seek for one request.  So,
+ * as in 2.6, expiry is looked at once per @expire: one expired read per
+ * period moves the disk, and the others take their turns.
+ *
+ * Return: the later of @fifo_time and @last_forced + @expire.
+ */
+VISIBLE_IF_KUNIT unsigned long as_fifo_due(unsigned long fifo_time,
+					   unsigned long last_forced,
+					   unsigned long expire)
+{
+	unsigned long gate = last_forced + expire;
+
+	return time_after(gate, fifo_time) ? gate : fifo_time;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_fifo_due);
+
 /* ---- request queues ----------------------------------------------------- */
 
 static inline struct as_io_cq *icq_to_aic(struct io_cq *icq)
@@ -367,11 +392,28 @@ static struct request *as_fifo_head(struct as_data *ad, enum as_dir dir)
 	return rq_entry_fifo(ad->fifo_list[dir].next);
 }
 
+/* Anticipation, batch drains and the write cap are on (not deadline mode). */
+static bool as_antic_enabled(struct as_data *ad)
+{
+	return READ_ONCE(ad->antic_expire_ns) && !READ_ONCE(ad->deep_queue);
+}
+
+/* When @rq, the oldest request of @dir, counts as expired (jiffies). */
+static unsigned long as_fifo_deadline(struct as_data *ad, enum as_dir dir,
+				      struct request *rq)
+{
+	unsigned long t = (unsigned long)rq->fifo_time;
+
+	if (dir == AS_SYNC && as_antic_enabled(ad))
+		t = as_fifo_due(t, ad->read_forced, ad->fifo_expire[AS_SYNC]);
+	return t;
+}
+
 static bool as_fifo_expired(struct as_data *ad, enum as_dir dir)
 {
 	struct request *rq = as_fifo_head(ad, dir);
 
-	return rq && time_is_before_eq_jiffies((unsigned long)rq->fifo_time);
+	return rq && time_is_before_eq_jiffies(as_fifo_deadline(ad, dir, rq));
 }
 
 static void as_del_rq(struct as_data *ad, struct request *rq)
@@ -424,7 +466,8 @@ static u64 as_wait_deadline_ns(struct as_data *ad, u64 now_ns)
 	u64 best = U64_MAX;
 
 	if (rq)
-		best = as_jiffies_deadline_ns((unsigned long)rq->fifo_time, now_ns);
+		best = as_jiffies_deadline_ns(as_fifo_deadline(ad, AS_SYNC, rq),
+					      now_ns);
 	if (ad->nr_queued[AS_ASYNC])
 		best = min(best, as_jiffies_deadline_ns(ad->batch_start +
 							ad->batch_expire[AS_SYNC],
@@ -620,12 +663,6 @@ static struct request *as_pick(struct as_data *ad, enum as_dir dir)
 	return rq ?: as_fifo_head(ad, dir);
 }
 
-/* Anticipation, batch drains and the write cap are on (not deadline mode). */
-static bool as_antic_enabled(struct as_data *ad)
-{
-	return READ_ONCE(ad->antic_expire_ns) && !READ_ONCE(ad->deep_queue);
-}
-
 static void as_start_batch(struct as_data *ad, enum as_dir dir)
 {
 	if (dir != ad->batch_dir) {
@@ -780,6 +817,9 @@ static void as_account_dispatch(struct as_data *ad, struct request *rq)
 	unsigned long flags = as_rq_flags(rq);
 	enum as_dir dir = as_rq_dir(rq);
 
+	if (dir == AS_SYNC && rq == as_fifo_head(ad, AS_SYNC) &&
+	    as_fifo_expired(ad, AS_SYNC))
+		ad->read_forced = jiffies;
 	if (!RB_EMPTY_NODE(&rq->rb_node) || !list_empty(&rq->queuelist))
 		as_del_rq(ad, rq);
 	flags = as_rq_flags(rq);
@@ -1227,6 +1267,7 @@ static int as_init_sched(struct request_queue *q, struct elevator_type *e)
 	ad->write_batch_count = AS_WRITE_BATCH_DEFAULT;
 	ad->batch_dir = AS_SYNC;
 	ad->batch_start = jiffies;
+	ad->read_forced = jiffies - msecs_to_jiffies(AS_MAX_EXPIRE_MS);
 
 	/* Scheduling state is per queue: dispatch from one hardware queue. */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
