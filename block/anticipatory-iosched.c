@@ -413,7 +413,10 @@ static bool as_fifo_expired(struct as_data *ad, enum as_dir dir)
 {
 	struct request *rq = as_fifo_head(ad, dir);
 
-	return rq && time_is_before_eq_jiffies(as_fifo_deadline(ad, dir, rq));
+	/* The common case first: as_fifo_deadline() is never sooner. */
+	if (!rq || time_is_after_jiffies((unsigned long)rq->fifo_time))
+		return false;
+	return time_is_before_eq_jiffies(as_fifo_deadline(ad, dir, rq));
 }
 
 static void as_del_rq(struct as_data *ad, struct request *rq)
