@@ -409,14 +409,21 @@ static unsigned long as_fifo_deadline(struct as_data *ad, enum as_dir dir,
 	return t;
 }
 
+/* Has @rq, the oldest request of @dir, expired? */
+static bool as_rq_expired(struct as_data *ad, enum as_dir dir,
+			  struct request *rq)
+{
+	/* The common case first: as_fifo_deadline() is never sooner. */
+	if (time_is_after_jiffies((unsigned long)rq->fifo_time))
+		return false;
+	return time_is_before_eq_jiffies(as_fifo_deadline(ad, dir, rq));
+}
+
 static bool as_fifo_expired(struct as_data *ad, enum as_dir dir)
 {
 	struct request *rq = as_fifo_head(ad, dir);
 
-	/* The common case first: as_fifo_deadline() is never sooner. */
-	if (!rq || time_is_after_jiffies((unsigned long)rq->fifo_time))
-		return false;
-	return time_is_before_eq_jiffies(as_fifo_deadline(ad, dir, rq));
+	return rq && as_rq_expired(ad, dir, rq);
 }
 
 static void as_del_rq(struct as_data *ad, struct request *rq)
@@ -821,7 +828,7 @@ static void as_account_dispatch(struct as_data *ad, struct request *rq)
 	enum as_dir dir = as_rq_dir(rq);
 
 	if (dir == AS_SYNC && rq == as_fifo_head(ad, AS_SYNC) &&
-	    as_fifo_expired(ad, AS_SYNC))
+	    as_rq_expired(ad, AS_SYNC, rq))
 		ad->read_forced = jiffies;
 	if (!RB_EMPTY_NODE(&rq->rb_node) || !list_empty(&rq->queuelist))
 		as_del_rq(ad, rq);

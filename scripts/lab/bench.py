@@ -1011,8 +1011,7 @@ def main(argv):
         kname = boot[0]
         if kname and kenv.get(kname) is None:
             for e, _ in boot[4]:
-                if {'note': knotes[kname]} not in collected[e.name]['rows']:
-                    collected[e.name]['rows'].append({'note': knotes[kname]})
+                collected[e.name]['rows'].append({'note': knotes[kname]})
             continue
         guest = os.path.join(outdir, 'guest-%d%s' % (
             i, '-' + kname if kname else ''))

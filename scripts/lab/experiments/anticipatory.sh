@@ -17,7 +17,8 @@
 #   4. scheduler overhead, by the wall clock: 4 KiB random-read IOPS on
 #      null_blk (no delay), 4 jobs at QD 8, in thousands (nullblk_wall_kiops).
 #      Under TCG this rate follows how busy the host is: 2 s slices of one
-#      scheduler have varied from 0.6x to 1.8x the next scheduler's slice.
+#      scheduler have measured from 0.6x to 1.8x mq-deadline's slice of the
+#      same round.
 #
 # Part "overhead" (BENCH_PART=overhead, or empty), in a guest whose clock
 # counts instructions (bench.py boots it with LAB_ACCEL=icount; elsewhere
