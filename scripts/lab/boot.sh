@@ -153,8 +153,9 @@ set -e
 rm -f "$run"/*.img
 cp "$run/console.log" "$outdir/console.log" 2>/dev/null || true
 
-# A kernel splat fails the run whatever the command said.
-splat='(Oops|BUG:|WARNING:|Kernel panic|general protection fault|KASAN:|UBSAN:|kmemleak:.*new suspected|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|Call Trace:)'
+# A kernel splat fails the run whatever the command said.  The pattern is
+# shared with tests/run, which blames the test during which one appeared.
+splat=$(cat "$LAB_DIR/splat.ere")
 if grep -Eq "$splat" "$run/console.log"; then
 	line=$(grep -En "$splat" "$run/console.log" | head -n1 | cut -d: -f1)
 	{
