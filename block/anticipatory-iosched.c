@@ -80,6 +80,7 @@ enum as_antic_state {
 #define AS_RQ_SEEN	BIT(0)	/* statistics updated on the first insert */
 #define AS_RQ_QUEUED	BIT(1)	/* counted in aic->nr_queued */
 #define AS_RQ_INFLIGHT	BIT(2)	/* dispatched, not completed yet */
+#define AS_RQ_AIC_INFLIGHT BIT(3)	/* counted in aic->nr_inflight */
 
 struct as_io_cq {
 	struct io_cq		icq;	/* must be first */
@@ -842,6 +843,7 @@ static void as_account_dispatch(struct as_data *ad, struct request *rq)
 
 		if (aic && !aic->exited) {
 			aic->nr_inflight++;
+			flags |= AS_RQ_AIC_INFLIGHT;
 			ad->last_aic = aic;
 		} else {
 			ad->last_aic = NULL;
@@ -920,14 +922,19 @@ static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq,
 	*kick = false;
 	if (!(flags & AS_RQ_INFLIGHT))
 		return NULL;
-	as_rq_set_flags(rq, flags & ~AS_RQ_INFLIGHT);
+	as_rq_set_flags(rq, flags & ~(AS_RQ_INFLIGHT | AS_RQ_AIC_INFLIGHT));
 	if (!WARN_ON_ONCE(!ad->nr_inflight_dir[dir]))
 		ad->nr_inflight_dir[dir]--;
 	*kick = as_hold_ends(ad, dir);
-	if (dir == AS_SYNC) {
+	if (dir == AS_SYNC)
 		ad->last_read_done = jiffies;
+	/*
+	 * Only a request that its dispatch counted: one dispatched after its
+	 * process exited (readahead it left queued) was not.
+	 */
+	if (flags & AS_RQ_AIC_INFLIGHT) {
 		aic = rq_aic(rq);
-		if (aic && !WARN_ON_ONCE(!aic->nr_inflight))
+		if (!WARN_ON_ONCE(!aic->nr_inflight))
 			aic->nr_inflight--;
 	}
 	return aic;
