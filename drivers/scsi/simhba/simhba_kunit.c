@@ -362,6 +362,96 @@ static void ssd_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, qd8, qd1 * 6);
 }
 
+/*
+ * The driver's loop with a late timer: operation k is handed over at
+ * k * @gap (an open loop, so the hand-overs do not depend on the lag), and
+ * the member timer fires @lag after each predicted completion.  The finish
+ * time of each operation goes to @fin.
+ */
+static void run_lagged(struct kunit *test, struct simhba_disk *d,
+		       struct gen *g, unsigned int n, u64 gap, u64 lag,
+		       u64 *fin)
+{
+	struct simhba_op *ops, *op;
+	unsigned int issued = 0, done = 0;
+
+	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	while (done < n) {
+		u64 enq = issued < n ? issued * gap : U64_MAX;
+		u64 fire = simhba_disk_next_event(d);
+
+		if (fire != U64_MAX)
+			fire += lag;
+		KUNIT_ASSERT_FALSE(test, enq == U64_MAX && fire == U64_MAX);
+		if (enq <= fire) {
+			gen_fill(g, &ops[issued]);
+			simhba_disk_enqueue(d, &ops[issued], enq, 0);
+			simhba_disk_dispatch(d, enq);
+			issued++;
+			continue;
+		}
+		while (simhba_disk_reap(d, fire, &op)) {
+			KUNIT_ASSERT_NOT_NULL(test, op);
+			fin[op - ops] = op->finish;
+			done++;
+		}
+	}
+}
+
+/*
+ * Host timer lag is not device time: with the completion timer 100 us or
+ * 1 ms late, every operation of the same stream finishes at the same model
+ * time as without lag, at a light load (the disk mostly idle) and at a
+ * heavy one (a deep queue in the firmware), on every profile.
+ */
+static void timer_lag_test(struct kunit *test)
+{
+	static const u64 lags[] = { 100 * NSEC_PER_USEC, NSEC_PER_MSEC };
+	const unsigned int n = 400;
+	unsigned int i, j, k, l;
+	u64 *ref, *got;
+
+	ref = kunit_kcalloc(test, n, sizeof(*ref), GFP_KERNEL);
+	got = kunit_kcalloc(test, n, sizeof(*got), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	for (i = 0; i < simhba_nprofiles; i++) {
+		const struct simhba_profile *p = &simhba_profiles[i];
+		/* a mean service time: a positioning plus a transfer */
+		u64 svc = p->kind == SIMHBA_SSD ?
+			  div_u64(p->read_ns, p->channels) :
+			  p->avg_ns + div_u64(30 * NSEC_PER_SEC, p->rpm);
+
+		for (j = 0; j < 2; j++) {
+			/* light: one every 3 service times; heavy: 4 a time */
+			u64 gap = j ? svc / 4 : 3 * svc;
+
+			for (l = 0; l <= ARRAY_SIZE(lags); l++) {
+				struct gen g = { .random = true, .lo = 0,
+						 .nsect = 8, .write = false };
+				struct simhba_disk *d = new_disk(test, p->name, 0);
+
+				g.span = d->capacity;
+				prandom_seed_state(&g.rs, 42);
+				run_lagged(test, d, &g, n, gap,
+					   l ? lags[l - 1] : 0, l ? got : ref);
+				if (!l)
+					continue;
+				for (k = 0; k < n; k++)
+					if (got[k] != ref[k])
+						break;
+				KUNIT_EXPECT_EQ_MSG(test, k, n,
+						    "%s, %s load, lag %llu ns: op %u finishes at %llu, %llu without lag",
+						    p->name, j ? "heavy" : "light",
+						    lags[l - 1], k,
+						    k < n ? got[k] : 0,
+						    k < n ? ref[k] : 0);
+			}
+		}
+	}
+}
+
 static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(seek_curve_test),
 	KUNIT_CASE(rotation_test),
@@ -372,6 +462,7 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(write_cache_test),
 	KUNIT_CASE(raid0_split_test),
 	KUNIT_CASE(ssd_test),
+	KUNIT_CASE(timer_lag_test),
 	{}
 };
 

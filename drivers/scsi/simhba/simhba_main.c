@@ -185,6 +185,7 @@ struct simhba_lun {
 	u64 medium_sectors;
 	atomic_t timeout_next;
 	atomic_t busy_next;
+	u64 timer_lag_ns;		/* debugfs: fire completion timers late */
 	atomic64_t medium_errors;
 	atomic64_t timeouts;
 	atomic64_t busies;
@@ -385,12 +386,18 @@ static void simhba_finish(struct scsi_cmnd *sc)
 	scsi_done(sc);
 }
 
+/*
+ * Arm the member's timer for its next completion.  timer_lag_ns makes it
+ * fire late on purpose, as a busy host does: the model's schedule must not
+ * change, only the completions' delivery.
+ */
 static void member_arm(struct simhba_member *m)
 {
 	u64 next = simhba_disk_next_event(&m->disk);
+	u64 lag = min_t(u64, READ_ONCE(m->lun->timer_lag_ns), NSEC_PER_SEC);
 
 	if (next != U64_MAX)
-		hrtimer_start(&m->timer, model_to_ktime(next),
+		hrtimer_start(&m->timer, ktime_add_ns(model_to_ktime(next), lag),
 			      HRTIMER_MODE_ABS_SOFT);
 }
 
@@ -407,6 +414,7 @@ static enum hrtimer_restart member_timer_fn(struct hrtimer *t)
 	rcu_read_lock();
 	spin_lock_irqsave(&lun->lock, flags);
 	now = model_now();
+	/* each reap starts the next operation at the modelled time */
 	while (simhba_disk_reap(&m->disk, now, &op)) {
 		if (!op)
 			continue;
@@ -414,7 +422,6 @@ static enum hrtimer_restart member_timer_fn(struct hrtimer *t)
 		if (--c->pending == 0)
 			list_move_tail(&c->node, &done);
 	}
-	simhba_disk_dispatch(&m->disk, now);
 	member_arm(m);
 	spin_unlock_irqrestore(&lun->lock, flags);
 
@@ -1281,6 +1288,7 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 	debugfs_create_atomic_t("timeout_next", 0600, lun->dbg,
 				&lun->timeout_next);
 	debugfs_create_atomic_t("busy_next", 0600, lun->dbg, &lun->busy_next);
+	debugfs_create_u64("timer_lag_ns", 0600, lun->dbg, &lun->timer_lag_ns);
 	return 0;
 }
 

@@ -14,7 +14,11 @@
  * longer than the aging limit.
  *
  * Everything here runs on a virtual clock in nanoseconds and is called with
- * the owner's lock held; nothing sleeps.
+ * the owner's lock held; nothing sleeps.  The schedule depends only on when
+ * operations were handed over, never on when the owner gets round to
+ * reaping them: a channel that finished at t starts its next operation at t
+ * (choosing among those handed over by t), however late the owner's timer
+ * fires.  Host timer lag delays completions, not the mechanism.
  */
 
 #include <linux/kernel.h>
@@ -414,6 +418,7 @@ void simhba_disk_enqueue(struct simhba_disk *d, struct simhba_op *op,
 {
 	u32 i, qd, busy = 0;
 
+	op->enq = now;
 	op->arrive = now + d->p.overhead_ns + extra_ns;
 	op->finish = 0;
 	list_add_tail(&op->node, &d->queue);
@@ -425,7 +430,11 @@ void simhba_disk_enqueue(struct simhba_disk *d, struct simhba_op *op,
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_enqueue);
 
-/* Shortest positioning time first within the window, with aging. */
+/*
+ * Shortest positioning time first within the window, with aging, among the
+ * operations handed over by @now.  The queue is in hand-over order, so they
+ * are a prefix of it; the caller makes sure the first one is.
+ */
 static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 {
 	struct simhba_op *op, *best = NULL;
@@ -440,7 +449,7 @@ static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 	list_for_each_entry(op, &d->queue, node) {
 		u64 t = max(now, op->arrive);
 
-		if (n++ >= d->depth)
+		if (n++ >= d->depth || op->enq > now)
 			break;
 		if (op->flush || ra_hit(d, op) || wc_absorbs(d, op))
 			cost = 0;
@@ -455,44 +464,50 @@ static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 	return best;
 }
 
-void simhba_disk_dispatch(struct simhba_disk *d, u64 now)
+/* Start the next queued operation on idle channel @i at model time @now. */
+static void start_next(struct simhba_disk *d, u32 i, u64 now)
 {
 	struct simhba_op *op;
 	u64 start, fin;
+
+	head_sync(d, now);
+	op = pick(d, now);
+	list_del_init(&op->node);
+	d->nqueue--;
+	start = max(now, op->arrive);
+	if (d->p.kind == SIMHBA_SSD)
+		fin = service_ssd(d, op, start);
+	else
+		fin = service_hdd(d, op, start);
+
+	d->st.cmds++;
+	if (op->flush) {
+		d->st.flushes++;
+	} else if (op->write) {
+		d->st.writes++;
+		d->st.write_bytes += (u64)op->nsect * SIMHBA_SECTOR;
+	} else {
+		d->st.reads++;
+		d->st.read_bytes += (u64)op->nsect * SIMHBA_SECTOR;
+	}
+	if (fin > d->busy_end) {
+		d->st.busy_ns += fin - max(start, d->busy_end);
+		d->busy_end = fin;
+	}
+	op->finish = fin;
+	d->ch_busy[i] = true;
+	d->ch_op[i] = op;
+	d->ch_until[i] = fin;
+}
+
+/* Start queued operations on the idle channels; @now is the hand-over time. */
+void simhba_disk_dispatch(struct simhba_disk *d, u64 now)
+{
 	u32 i;
 
-	for (i = 0; i < d->nch && d->nqueue; i++) {
-		if (d->ch_busy[i])
-			continue;
-		head_sync(d, now);
-		op = pick(d, now);
-		list_del_init(&op->node);
-		d->nqueue--;
-		start = max(now, op->arrive);
-		if (d->p.kind == SIMHBA_SSD)
-			fin = service_ssd(d, op, start);
-		else
-			fin = service_hdd(d, op, start);
-
-		d->st.cmds++;
-		if (op->flush) {
-			d->st.flushes++;
-		} else if (op->write) {
-			d->st.writes++;
-			d->st.write_bytes += (u64)op->nsect * SIMHBA_SECTOR;
-		} else {
-			d->st.reads++;
-			d->st.read_bytes += (u64)op->nsect * SIMHBA_SECTOR;
-		}
-		if (fin > d->busy_end) {
-			d->st.busy_ns += fin - max(start, d->busy_end);
-			d->busy_end = fin;
-		}
-		op->finish = fin;
-		d->ch_busy[i] = true;
-		d->ch_op[i] = op;
-		d->ch_until[i] = fin;
-	}
+	for (i = 0; i < d->nch && d->nqueue; i++)
+		if (!d->ch_busy[i])
+			start_next(d, i, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_dispatch);
 
@@ -509,22 +524,33 @@ u64 simhba_disk_next_event(const struct simhba_disk *d)
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_next_event);
 
 /*
- * Take one finished operation off a channel.  Returns false when none has
- * finished by @now; *op is NULL for an operation that was cancelled.
+ * Take the operation that finished first off its channel, and start the
+ * channel's next one at that finish time (or when the next one was handed
+ * over, if later), not at @now.  Returns false when none has finished by
+ * @now; *op is NULL for an operation that was cancelled.  Called in a loop,
+ * it replays in model-time order everything that happened up to @now.
  */
 bool simhba_disk_reap(struct simhba_disk *d, u64 now, struct simhba_op **op)
 {
-	u32 i;
+	struct simhba_op *head;
+	u32 i, first = d->nch;
+	u64 t;
 
-	for (i = 0; i < d->nch; i++) {
-		if (d->ch_busy[i] && d->ch_until[i] <= now) {
-			d->ch_busy[i] = false;
-			*op = d->ch_op[i];
-			d->ch_op[i] = NULL;
-			return true;
-		}
+	for (i = 0; i < d->nch; i++)
+		if (d->ch_busy[i] && d->ch_until[i] <= now &&
+		    (first == d->nch || d->ch_until[i] < d->ch_until[first]))
+			first = i;
+	if (first == d->nch)
+		return false;
+	t = d->ch_until[first];
+	d->ch_busy[first] = false;
+	*op = d->ch_op[first];
+	d->ch_op[first] = NULL;
+	if (d->nqueue) {
+		head = list_first_entry(&d->queue, struct simhba_op, node);
+		start_next(d, first, max(t, head->enq));
 	}
-	return false;
+	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_reap);
 

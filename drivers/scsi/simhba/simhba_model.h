@@ -72,6 +72,7 @@ struct simhba_op {
 	bool write;
 	bool fua;
 	bool flush;
+	u64 enq;		/* model ns at which the host handed it over */
 	u64 arrive;		/* model ns at which the firmware may start it */
 	u64 finish;		/* model ns of its completion, once dispatched */
 	void *priv;		/* owner's cookie */
