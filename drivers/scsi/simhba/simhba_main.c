@@ -218,8 +218,16 @@ enum simhba_cmd_kind {
 	SIMHBA_CMD_MEDIA,	/* completed by the member disk timers */
 };
 
+/*
+ * A media command is owned by the model while it is on lun->inflight.
+ * Whoever takes it off that list under lun->lock, the completion timer when
+ * its last operation finishes or the error handler, owns it from then on
+ * and alone finishes it; the taker's private lists use ->done, never ->node,
+ * so that a command being finished is never found on a list it left.
+ */
 struct simhba_cmd {
 	struct list_head node;		/* lun->inflight */
+	struct list_head done;		/* the taker's list */
 	struct hrtimer timer;
 	struct simhba_lun *lun;
 	enum simhba_cmd_kind kind;
@@ -263,8 +271,13 @@ static ktime_t model_to_ktime(u64 t)
 
 /* ---- data store ------------------------------------------------------------- */
 
+/*
+ * Copy between @buf and the LUN's store.  *@err: -ENOSPC when the store
+ * reached store_mb (a lasting condition), -ENOMEM when a page could not be
+ * had without sleeping (a passing one).
+ */
 static void store_copy(struct simhba_lun *lun, u64 pos, void *buf, size_t len,
-		       bool write, bool *full)
+		       bool write, int *err)
 {
 	while (len) {
 		pgoff_t idx = pos >> PAGE_SHIFT;
@@ -284,14 +297,14 @@ static void store_copy(struct simhba_lun *lun, u64 pos, void *buf, size_t len,
 				if (atomic_long_inc_return(&simhba_store_pages) >
 				    (long)store_mb << (20 - PAGE_SHIFT)) {
 					atomic_long_dec(&simhba_store_pages);
-					*full = true;
+					*err = -ENOSPC;
 					return;
 				}
 				page = alloc_page(GFP_NOWAIT | __GFP_ZERO |
 						  __GFP_NOWARN);
 				if (!page) {
 					atomic_long_dec(&simhba_store_pages);
-					*full = true;
+					*err = -ENOMEM;
 					return;
 				}
 				old = xa_cmpxchg(&lun->store, idx, NULL, page,
@@ -300,7 +313,7 @@ static void store_copy(struct simhba_lun *lun, u64 pos, void *buf, size_t len,
 					__free_page(page);
 					atomic_long_dec(&simhba_store_pages);
 					if (xa_is_err(old)) {
-						*full = true;
+						*err = xa_err(old);
 						return;
 					}
 					page = old;
@@ -332,16 +345,15 @@ static void store_free(struct simhba_lun *lun)
  * API bounced a segment.  With an IOMMU in the way (DMA addresses that are
  * not physical ones) fall back to the CPU addresses of the scatterlist.
  */
-static bool simhba_move_data(struct simhba_host *h, struct scsi_cmnd *sc,
-			     int nseg, u64 lba, bool write)
+static int simhba_move_data(struct simhba_host *h, struct scsi_cmnd *sc,
+			    int nseg, u64 lba, bool write)
 {
 	struct device *dev = &h->dev;
 	bool direct = !get_dma_ops(dev);
 	struct simhba_lun *lun = sc->device->hostdata;
 	u64 pos = lba * SIMHBA_SECTOR;
 	struct scatterlist *sg;
-	bool full = false;
-	int i;
+	int i, err = 0;
 
 	for_each_sg(scsi_sglist(sc), sg, nseg, i) {
 		unsigned int len = sg_dma_len(sg);
@@ -360,12 +372,12 @@ static bool simhba_move_data(struct simhba_host *h, struct scsi_cmnd *sc,
 		} else {
 			va = sg_virt(sg);
 		}
-		store_copy(lun, pos, va, len, write, &full);
-		if (full)
-			return false;
+		store_copy(lun, pos, va, len, write, &err);
+		if (err)
+			return err;
 		pos += len;
 	}
-	return true;
+	return 0;
 }
 
 /* ---- completion ------------------------------------------------------------- */
@@ -419,14 +431,16 @@ static enum hrtimer_restart member_timer_fn(struct hrtimer *t)
 		if (!op)
 			continue;
 		c = op->priv;
-		if (--c->pending == 0)
-			list_move_tail(&c->node, &done);
+		if (--c->pending == 0) {
+			list_del_init(&c->node);
+			list_add_tail(&c->done, &done);
+		}
 	}
 	member_arm(m);
 	spin_unlock_irqrestore(&lun->lock, flags);
 
-	list_for_each_entry_safe(c, tmp, &done, node) {
-		list_del_init(&c->node);
+	list_for_each_entry_safe(c, tmp, &done, done) {
+		list_del_init(&c->done);
 		simhba_finish(priv_to_cmd(c));
 	}
 	rcu_read_unlock();
@@ -702,7 +716,7 @@ static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
 	u64 lba, med_end;
 	bool write, fua;
 	unsigned long flags;
-	int nseg;
+	int nseg, err;
 	u32 n;
 
 	parse_rw(sc, &lba, &n, &write, &fua);
@@ -726,7 +740,14 @@ static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
 	}
 	c->mapped = true;
 
-	if (!simhba_move_data(h, sc, nseg, lba, write)) {
+	err = simhba_move_data(h, sc, nseg, lba, write);
+	if (err == -ENOMEM) {
+		/* no page without sleeping just now: the midlayer retries */
+		scsi_dma_unmap(sc);
+		c->mapped = false;
+		return SCSI_MLQUEUE_DEVICE_BUSY;
+	}
+	if (err) {
 		pr_err_ratelimited("host %d lun %u: data store full (store_mb=%u)\n",
 				   h->id, lun->lun, store_mb);
 		/* SPACE ALLOCATION FAILED WRITE PROTECT */
@@ -768,6 +789,7 @@ static int simhba_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	u8 b[32] = { };
 
 	INIT_LIST_HEAD(&c->node);
+	INIT_LIST_HEAD(&c->done);
 	c->lun = lun;
 	c->kind = SIMHBA_CMD_NONE;
 	c->pending = 0;
@@ -891,15 +913,20 @@ static void simhba_reset_lun(struct simhba_lun *lun)
 	spin_lock_irqsave(&lun->lock, flags);
 	list_for_each_entry_safe(c, tmp, &lun->inflight, node) {
 		simhba_take(lun, c);
-		list_add_tail(&c->node, &list);
+		list_add_tail(&c->done, &list);
 	}
 	spin_unlock_irqrestore(&lun->lock, flags);
 	atomic64_inc(&lun->resets);
+	/*
+	 * Commands a completion timer took before us are its own; let it
+	 * finish them before the midlayer reuses their requests.
+	 */
+	synchronize_rcu();
 
-	list_for_each_entry_safe(c, tmp, &list, node) {
+	list_for_each_entry_safe(c, tmp, &list, done) {
 		struct scsi_cmnd *sc = priv_to_cmd(c);
 
-		list_del_init(&c->node);
+		list_del_init(&c->done);
 		c->medium_error = false;
 		sc->result = DID_RESET << 16;
 		simhba_finish(sc);
@@ -955,6 +982,7 @@ static int simhba_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	struct simhba_cmd *c = scsi_cmd_priv(sc);
 
 	INIT_LIST_HEAD(&c->node);
+	INIT_LIST_HEAD(&c->done);
 	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	c->timer.function = cmd_timer_fn;
 	return 0;
