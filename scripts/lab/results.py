@@ -7,7 +7,12 @@ printed on the guest console, and the TAP of the host-side tests.  The
 summary ends with the line "N passed, N failed, N skipped"; the exit status
 is 1 when anything failed or an expected test left no result.
 
-  results.py --set LABEL,TAP,CONSOLE,EXPECT... [--json FILE]
+An expected name "kunit/SUITE" is met by any case of that KUnit suite.
+With --allowed-skips, a skip of a test that the file does not list (with
+its reason) counts as a failure: nothing is allowed to stop running quietly.
+
+  results.py --set LABEL,TAP,CONSOLE,EXPECT... [--allowed-skips FILE]
+             [--json FILE]
 """
 
 import argparse
@@ -112,13 +117,52 @@ def parse_ktap(console):
 
 
 def summarize(results, expect=()):
-    """Add a failed result for each expected name that has none."""
+    """Add a failed result for each expected name that has none.
+
+    An expected name is met by a result of that name or by one below it
+    ("kunit/SUITE" by "kunit/SUITE/CASE").
+    """
     names = {r.name for r in results}
     out = list(results)
     for name in expect:
-        if name not in names:
+        if name not in names and \
+                not any(n.startswith(name + '/') for n in names):
             out.append(Result(name, 'fail', 'did not run'))
     return out
+
+
+def read_allowed_skips(path):
+    """{test name: reason} from a file of "NAME  REASON" lines ("#" comments).
+
+    A line without a reason is an error: every allowed skip says why.
+    """
+    allowed = {}
+    with open(path) as fh:
+        for num, line in enumerate(fh, 1):
+            line = line.split('#', 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split(None, 1)
+            if len(parts) < 2:
+                raise ValueError('%s:%d: %s has no reason' % (path, num,
+                                                              parts[0]))
+            allowed[parts[0]] = parts[1]
+    return allowed
+
+
+def police_skips(results, allowed):
+    """Turn every skip whose test is not in @allowed into a failure.
+
+    Names are compared without their set label ("default:block/003" is
+    "block/003").
+    """
+    for r in results:
+        if r.status != 'skip' or r.name.split(':', 1)[-1] in allowed:
+            continue
+        r.status = 'fail'
+        r.detail = 'skipped, and tests/allowed-skips does not allow it: ' + \
+            r.detail
+    return results
 
 
 def counts(results):
@@ -154,6 +198,9 @@ def main(argv=None):
                     help='LABEL,TAP,CONSOLE,EXPECT: one source of results; '
                          'empty fields are skipped, EXPECT lists the test '
                          'names that must have a result')
+    ap.add_argument('--allowed-skips', metavar='FILE',
+                    help='the tests that may skip, one "NAME REASON" a line; '
+                         'any other skip fails')
     ap.add_argument('--json')
     args = ap.parse_args(argv)
 
@@ -161,6 +208,8 @@ def main(argv=None):
     for spec in args.set:
         fields = (spec.split(',') + ['', '', '', ''])[:4]
         results += collect(*fields)
+    if args.allowed_skips:
+        police_skips(results, read_allowed_skips(args.allowed_skips))
 
     for r in results:
         word = 'not ok' if r.status == 'fail' else 'ok'

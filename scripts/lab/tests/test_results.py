@@ -56,6 +56,42 @@ class TapTest(unittest.TestCase):
         self.assertEqual(r[1].detail, 'did not run')
 
 
+class ExpectAndSkipTest(unittest.TestCase):
+    def test_suite_expected_by_name(self):
+        r = results.summarize(results.parse_ktap(KUNIT_LOG),
+                              ['kunit/simhba_rotation', 'kunit/simhba_gone',
+                               'kunit/simhba'])
+        missing = [x.name for x in r if x.detail == 'did not run']
+        # a prefix of a suite's name is not that suite
+        self.assertEqual(missing, ['kunit/simhba_gone', 'kunit/simhba'])
+
+    def test_unlisted_skip_fails(self):
+        r = results.parse_tap("ok 1 a/001 # SKIP no fio\n"
+                              "ok 2 a/002 # SKIP no ssd\n"
+                              "ok 3 a/003\n", prefix='default:')
+        results.police_skips(r, {'a/002': 'no ssd profile in CI'})
+        self.assertEqual([(x.name, x.status) for x in r],
+                         [('default:a/001', 'fail'),
+                          ('default:a/002', 'skip'),
+                          ('default:a/003', 'pass')])
+        self.assertIn('does not allow it: no fio', r[0].detail)
+
+    def test_allowed_skips_need_a_reason(self):
+        path = os.path.join(os.environ.get('TMPDIR', '/tmp'),
+                            'allowed-skips-%d' % os.getpid())
+        try:
+            with open(path, 'w') as fh:
+                fh.write('# comment\n\nblock/003  needs two disks\n')
+            self.assertEqual(results.read_allowed_skips(path),
+                             {'block/003': 'needs two disks'})
+            with open(path, 'a') as fh:
+                fh.write('block/004\n')
+            with self.assertRaises(ValueError):
+                results.read_allowed_skips(path)
+        finally:
+            os.unlink(path)
+
+
 class KtapTest(unittest.TestCase):
     def test_cases_params_and_skips(self):
         r = results.parse_ktap(KUNIT_LOG)
