@@ -142,6 +142,7 @@ struct simhba_pers {
 	const char *name;
 	unsigned int sg_tablesize;
 	unsigned int max_sectors;
+	unsigned int max_segment_size;	/* bytes, 0: the midlayer's default */
 	unsigned int can_queue;
 	bool aac;
 	bool qla;
@@ -150,7 +151,9 @@ struct simhba_pers {
 static const struct simhba_pers simhba_pers[] = {
 	{ .name = "generic", .sg_tablesize = SG_MAX_SEGMENTS,
 	  .max_sectors = 65535, .can_queue = 2048 },
-	{ .name = "aacraid", .sg_tablesize = 34, .max_sectors = 256,
+	/* aacraid's 34-entry quirk: 34 * 8 + 112 sectors, 64 KiB segments */
+	{ .name = "aacraid", .sg_tablesize = 34, .max_sectors = 384,
+	  .max_segment_size = 65536,
 	  .can_queue = 512, .aac = true },
 	{ .name = "qla2xxx", .sg_tablesize = 32, .max_sectors = 512,
 	  .can_queue = 2048, .qla = true },
@@ -1428,6 +1431,8 @@ static int simhba_host_create(int id)
 	shost->sg_tablesize = sg_tablesize ? sg_tablesize :
 		pers->qla ? sg_segments : pers->sg_tablesize;
 	shost->max_sectors = max_sectors ? max_sectors : pers->max_sectors;
+	if (pers->max_segment_size)
+		shost->max_segment_size = pers->max_segment_size;
 	ret = scsi_add_host(shost, &h->dev);
 	if (ret)
 		goto fail;

@@ -40,7 +40,7 @@
  */
 const struct simhba_profile simhba_profiles[] = {
 	{
-		/* A 2003 36 GB 10k rpm Ultra320 disk (ST336732LC class). */
+		/* A 2003 36 GB 10k rpm Ultra320 disk (Cheetah 10K.6, ST336607LC class). */
 		.name = "u320-10k",
 		.product = "SIM U320-10K",
 		.kind = SIMHBA_HDD,
