@@ -408,7 +408,7 @@ static void run_lagged(struct kunit *test, struct simhba_disk *d,
 static void timer_lag_test(struct kunit *test)
 {
 	static const u64 lags[] = { 100 * NSEC_PER_USEC, NSEC_PER_MSEC };
-	const unsigned int n = 400;
+	const unsigned int n = 200;
 	unsigned int i, j, k, l;
 	u64 *ref, *got;
 
