@@ -35,12 +35,14 @@ sets=()
 status=0
 start=$(date +%s)
 for k in $kernels; do
-	# Unless filtered, the debug kernel runs blk26's KUnit suites (and the
-	# kmemleak scan); the whole guest suite takes too long on it under TCG
-	# for CI.  DEBUG_TESTS="all" (or groups) runs more (see the README).
+	# Unless filtered, the debug kernel runs blk26's KUnit suites, the
+	# tests of tests/debug-tests (the paths lockdep and KASAN must watch:
+	# scheduler switches, timeouts, error handling, resets, unloads) and
+	# the kmemleak scan.  DEBUG_TESTS="all" (or groups) runs more.
 	kf=("${filters[@]}")
 	if [ "$k" = debug ] && [ "${filters[*]}" = all ]; then
-		read -r -a kf <<<"${DEBUG_TESTS:-kunit}"
+		read -r -a kf <<<"${DEBUG_TESTS:-$(grep -v '^#' "$LAB_TOP/tests/debug-tests" | awk 'NF { print $1 }' | tr '\n' ' ')}"
+		[ ${#kf[@]} -gt 0 ] || kf=(kunit)
 	fi
 	# Every KUnit suite of tests/kunit-suites must report (tests/run loads
 	# the KUnit modules in every boot).
