@@ -19,6 +19,7 @@
 #include <linux/dma-direct.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <linux/highmem.h>
@@ -203,6 +204,7 @@ struct simhba_host {
 	int id;
 	const struct simhba_pers *pers;
 	struct Scsi_Host *shost;
+	struct mutex eh_mutex;		/* one abort or reset at a time */
 	unsigned int dma_bits;
 	u64 fw_ns;
 	unsigned int nluns;
@@ -883,27 +885,36 @@ static bool simhba_take(struct simhba_lun *lun, struct simhba_cmd *c)
 	return true;
 }
 
+/*
+ * The error handler's entry points may run at once (an abort from the
+ * midlayer's work queue, a reset from SG_SCSI_RESET): eh_mutex serialises
+ * them, so that a command taken by one is never seen half-finished by the
+ * other.
+ */
 static int simhba_eh_abort(struct scsi_cmnd *sc)
 {
+	struct simhba_host *h = to_simhba(sc->device->host);
 	struct simhba_lun *lun = sc->device->hostdata;
 	struct simhba_cmd *c = scsi_cmd_priv(sc);
 	unsigned long flags;
-	bool owned = false;
+	bool owned;
 
-	/* A quick command: stop its timer (waits for a running callback). */
-	hrtimer_cancel(&c->timer);
+	mutex_lock(&h->eh_mutex);
+	/* A quick command whose timer had not run yet is ours. */
+	owned = hrtimer_cancel(&c->timer) == 1;
 	if (lun) {
 		spin_lock_irqsave(&lun->lock, flags);
-		owned = simhba_take(lun, c);
+		owned |= simhba_take(lun, c);
 		spin_unlock_irqrestore(&lun->lock, flags);
 		atomic64_inc(&lun->aborts);
 	}
-	if (!owned)
-		synchronize_rcu();	/* a completion in progress finishes */
-	if (c->mapped) {
+	if (!owned) {
+		synchronize_rcu();	/* its owner's completion finishes */
+	} else if (c->mapped) {
 		scsi_dma_unmap(sc);
 		c->mapped = false;
 	}
+	mutex_unlock(&h->eh_mutex);
 	return SUCCESS;
 }
 
@@ -938,10 +949,13 @@ static void simhba_reset_lun(struct simhba_lun *lun)
 
 static int simhba_eh_device_reset(struct scsi_cmnd *sc)
 {
+	struct simhba_host *h = to_simhba(sc->device->host);
 	struct simhba_lun *lun = sc->device->hostdata;
 
+	mutex_lock(&h->eh_mutex);
 	if (lun)
 		simhba_reset_lun(lun);
+	mutex_unlock(&h->eh_mutex);
 	return SUCCESS;
 }
 
@@ -950,8 +964,10 @@ static int simhba_eh_host_reset(struct scsi_cmnd *sc)
 	struct simhba_host *h = to_simhba(sc->device->host);
 	unsigned int i;
 
+	mutex_lock(&h->eh_mutex);
 	for (i = 0; i < h->nluns; i++)
 		simhba_reset_lun(&h->lun[i]);
+	mutex_unlock(&h->eh_mutex);
 	return SUCCESS;
 }
 
@@ -1239,6 +1255,8 @@ static const struct scsi_host_template simhba_template = {
 	.can_queue		= 2048,
 	.cmd_per_lun		= 32,
 	.this_id		= 7,
+	/* nothing to settle after a host reset: no 10 s sleep in the EH */
+	.skip_settle_delay	= 1,
 	.sg_tablesize		= SG_MAX_SEGMENTS,
 	.max_sectors		= 65535,
 	.max_segment_size	= -1U,
@@ -1385,6 +1403,7 @@ static int simhba_host_create(int id)
 		return -ENOMEM;
 	h->id = id;
 	h->pers = pers;
+	mutex_init(&h->eh_mutex);
 	h->dma_bits = pers->aac ? dma_bits : 64;
 	h->fw_ns = pers->aac ? (u64)fw_overhead_us * NSEC_PER_USEC : 0;
 	h->dev.parent = simhba_root;
