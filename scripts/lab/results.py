@@ -209,7 +209,12 @@ def main(argv=None):
         fields = (spec.split(',') + ['', '', '', ''])[:4]
         results += collect(*fields)
     if args.allowed_skips:
-        police_skips(results, read_allowed_skips(args.allowed_skips))
+        try:
+            allowed = read_allowed_skips(args.allowed_skips)
+        except (OSError, ValueError) as err:
+            print('results.py: %s' % err, file=sys.stderr)
+            return 2
+        police_skips(results, allowed)
 
     for r in results:
         word = 'not ok' if r.status == 'fail' else 'ok'
