@@ -9,6 +9,7 @@
 #   make bench EXP=a,b       run experiments (EXP=list lists them)
 #   make series              export the patch series to out/series/
 #   make boot CMD='...'      boot the kernel and run one command in it
+#   make soak [MINUTES=n]    fault-and-switch soak, 60 min by default (SEED=)
 #   make deps                install (as root) or list the missing packages
 
 SHELL := /bin/bash
@@ -26,10 +27,10 @@ else
 TEST_KERNELS := default debug
 endif
 
-.PHONY: all help deps kernel test run bench series boot clean distclean
+.PHONY: all help deps kernel test run bench series boot soak soak-args clean distclean
 
 all help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then $(LAB)/deps.sh --install; else $(LAB)/deps.sh; fi
@@ -54,6 +55,16 @@ series:
 
 boot:
 	$(LAB)/boot.sh -- bash -c '$(if $(CMD),$(CMD),uname -a)'
+
+# "make soak MINUTES=n SEED=s": the arguments are checked before anything
+# is installed or built.
+MINUTES ?= 60
+soak: soak-args deps
+	KERNEL=$(KERNEL) $(LAB)/build.sh
+	$(LAB)/soak.sh -m '$(MINUTES)' $(if $(SEED),-s '$(SEED)')
+
+soak-args:
+	@$(LAB)/soak.sh -n -m '$(MINUTES)' $(if $(SEED),-s '$(SEED)')
 
 clean:
 	rm -rf build/run build/test out
