@@ -411,7 +411,7 @@ static void simhba_finish(struct scsi_cmnd *sc)
 static void member_arm(struct simhba_member *m)
 {
 	u64 next = simhba_disk_next_event(&m->disk);
-	u64 lag = min_t(u64, READ_ONCE(m->lun->timer_lag_ns), NSEC_PER_SEC);
+	u64 lag = READ_ONCE(m->lun->timer_lag_ns);
 
 	if (next != U64_MAX)
 		hrtimer_start(&m->timer, ktime_add_ns(model_to_ktime(next), lag),
@@ -1271,6 +1271,22 @@ static void simhba_dev_release(struct device *dev)
 	kfree(container_of(dev, struct simhba_host, dev));
 }
 
+static int timer_lag_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(((struct simhba_lun *)data)->timer_lag_ns);
+	return 0;
+}
+
+/* At most a second: a test knob, not a way to stall the LUN. */
+static int timer_lag_set(void *data, u64 val)
+{
+	if (val > NSEC_PER_SEC)
+		return -EINVAL;
+	WRITE_ONCE(((struct simhba_lun *)data)->timer_lag_ns, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(timer_lag_fops, timer_lag_get, timer_lag_set, "%llu\n");
+
 static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 			   unsigned int idx, const char *prof_name)
 {
@@ -1337,7 +1353,8 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 	debugfs_create_atomic_t("timeout_next", 0600, lun->dbg,
 				&lun->timeout_next);
 	debugfs_create_atomic_t("busy_next", 0600, lun->dbg, &lun->busy_next);
-	debugfs_create_u64("timer_lag_ns", 0600, lun->dbg, &lun->timer_lag_ns);
+	debugfs_create_file_unsafe("timer_lag_ns", 0600, lun->dbg, lun,
+				   &timer_lag_fops);
 	return 0;
 }
 
