@@ -23,6 +23,10 @@ struct gen {
 	u64 lo, span;		/* random LBAs in [lo, lo + span) */
 	u32 nsect;
 	bool write;
+	u32 write_pm;		/* if set, this many writes per 1000 ops */
+	u32 fua_pm;		/* FUA writes per 1000 writes */
+	u32 flush_every;	/* every so many ops is a SYNCHRONIZE CACHE */
+	u32 n;
 	struct rnd_state rs;
 };
 
@@ -32,7 +36,11 @@ static void gen_fill(struct gen *g, struct simhba_op *op)
 	op->nsect = g->nsect;
 	op->write = g->write;
 	op->fua = false;
-	op->flush = false;
+	op->flush = g->flush_every && ++g->n % g->flush_every == 0;
+	if (g->write_pm)
+		op->write = prandom_u32_state(&g->rs) % 1000 < g->write_pm;
+	if (op->write && g->fua_pm)
+		op->fua = prandom_u32_state(&g->rs) % 1000 < g->fua_pm;
 	if (g->random) {
 		u64 r = ((u64)prandom_u32_state(&g->rs) << 32) |
 			prandom_u32_state(&g->rs);
@@ -46,13 +54,16 @@ static void gen_fill(struct gen *g, struct simhba_op *op)
 	}
 }
 
-/* Run @total operations with @qd outstanding; returns the elapsed time. */
+/*
+ * Run @total operations with @qd outstanding, from when the disk's head is
+ * free (0 on a new disk); returns the model time of the last completion.
+ */
 static u64 run_closed(struct kunit *test, struct simhba_disk *d, struct gen *g,
 		      unsigned int qd, unsigned int total)
 {
 	struct simhba_op *ops, *op;
 	unsigned int issued = 0, done = 0, i;
-	u64 now = 0;
+	u64 now = d->busy_end;
 
 	ops = kunit_kcalloc(test, qd, sizeof(*ops), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ops);
@@ -327,6 +338,194 @@ static void write_cache_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, slow, fast + d->p.t2t_ns);
 }
 
+/* A stream for the invariants, in the outer zone of the disk. */
+struct stream {
+	const char *name;
+	bool random;
+	bool write;
+	u32 write_pm, fua_pm, flush_every;
+	u32 nsect;
+};
+
+static const struct stream streams[] = {
+	{ "sequential read", .nsect = 256 },
+	{ "sequential write", .write = true, .nsect = 256 },
+	{ "random read", .random = true, .nsect = 128 },
+	{ "random write", .random = true, .write = true, .nsect = 128 },
+	{ "mixed", .random = true, .write_pm = 500, .nsect = 128 },
+	{ "mixed, FUA and flushes", .random = true, .write_pm = 500,
+	  .fua_pm = 100, .flush_every = 50, .nsect = 128 },
+	{ "sequential, half writes", .write_pm = 500, .nsect = 256 },
+};
+
+static void stream_gen(struct simhba_disk *d, const struct stream *s,
+		       struct gen *g)
+{
+	*g = (struct gen){ .random = s->random, .write = s->write,
+			   .write_pm = s->write_pm, .fua_pm = s->fua_pm,
+			   .flush_every = s->flush_every, .nsect = s->nsect,
+			   .span = d->zone[0].nsect };
+	prandom_seed_state(&g->rs, 7);
+}
+
+/*
+ * Physics: whatever the stream, a disk moves no more bytes per modelled
+ * second than the media rate of the zone they are in (+2% for rounding),
+ * and its head is never busy for longer than the time that passed.  What
+ * is still dirty in the cache at the end has not been moved yet.
+ */
+static void media_rate_test(struct kunit *test)
+{
+	static const u32 depths[] = { 1, 32 };
+	unsigned int i, j, w, q;
+
+	for (i = 0; i < simhba_nprofiles; i++) {
+		const struct simhba_profile *p = &simhba_profiles[i];
+
+		if (p->kind != SIMHBA_HDD)
+			continue;
+		for (j = 0; j < ARRAY_SIZE(streams); j++) {
+			for (w = 0; w < 2; w++) {
+				for (q = 0; q < ARRAY_SIZE(depths); q++) {
+					struct simhba_disk *d = new_disk(test, p->name, 0);
+					u64 t, moved, rate, media;
+					struct gen g;
+
+					d->wce = w;
+					stream_gen(d, &streams[j], &g);
+					t = run_closed(test, d, &g, depths[q], 1500);
+					moved = d->st.read_bytes + d->st.write_bytes -
+						d->wc_dirty * SIMHBA_SECTOR;
+					rate = div64_u64(moved * NSEC_PER_SEC, t);
+					media = simhba_media_rate(d, 0);
+					KUNIT_EXPECT_LE_MSG(test, rate * 100, media * 102,
+							    "%s, %s, wce %u, QD%u: %llu B/s, media %llu B/s",
+							    p->name, streams[j].name, w,
+							    depths[q], rate, media);
+					KUNIT_EXPECT_LE_MSG(test, d->st.busy_ns, t,
+							    "%s, %s, wce %u, QD%u: head busy %llu ns of %llu",
+							    p->name, streams[j].name, w,
+							    depths[q], d->st.busy_ns, t);
+				}
+			}
+		}
+	}
+}
+
+/*
+ * A writer alone, once the cache is full, goes at the rate the head writes
+ * the data back: at most the media rate, and near it for a sequential
+ * stream, since the cache lets the write-backs follow each other.
+ */
+static void writer_alone_test(struct kunit *test)
+{
+	static const u32 depths[] = { 1, 4 };
+	unsigned int i, q;
+
+	for (i = 0; i < simhba_nprofiles; i++) {
+		const struct simhba_profile *p = &simhba_profiles[i];
+
+		if (p->kind != SIMHBA_HDD)
+			continue;
+		for (q = 0; q < ARRAY_SIZE(depths); q++) {
+			struct simhba_disk *d = new_disk(test, p->name, 0);
+			struct gen g = { .write = true, .nsect = 256 };
+			u64 t0, t1, b0, rate, media = simhba_media_rate(d, 0);
+
+			d->wce = true;
+			/* fill the cache twice over */
+			run_closed(test, d, &g, depths[q], p->wc_kib * 4 / 128);
+			t0 = d->busy_end;
+			b0 = d->st.write_bytes;
+			KUNIT_EXPECT_GT(test, d->st.destages, 0);
+			t1 = run_closed(test, d, &g, depths[q], 1000);
+			rate = div64_u64((d->st.write_bytes - b0) * NSEC_PER_SEC,
+					 t1 - t0);
+			kunit_info(test, "%s QD%u: writer alone %llu B/s, media %llu B/s\n",
+				   p->name, depths[q], rate, media);
+			KUNIT_EXPECT_LE(test, rate * 100, media * 102);
+			KUNIT_EXPECT_GE(test, rate * 100, media * 85);
+		}
+	}
+}
+
+static u64 one_op(struct kunit *test, struct simhba_disk *d,
+		  struct simhba_op *op, u64 now)
+{
+	struct simhba_op *done;
+	u64 fin;
+
+	INIT_LIST_HEAD(&op->node);
+	simhba_disk_enqueue(d, op, now, 0);
+	simhba_disk_dispatch(d, now);
+	fin = simhba_disk_next_event(d);
+	KUNIT_EXPECT_NE(test, fin, U64_MAX);
+	KUNIT_EXPECT_TRUE(test, simhba_disk_reap(d, fin, &done));
+	return fin;
+}
+
+/*
+ * Write-backs are media work.  Random writes fill the cache faster than
+ * the head empties it, and then each write waits for a write-back; a flush
+ * costs every dirty extent a positioning and a transfer; and the idle disk
+ * empties its cache, so that a write long after goes straight in.
+ */
+static void destage_test(struct kunit *test)
+{
+	struct simhba_disk *d = new_disk(test, "sata-7200", 0);
+	u64 bus = d->p.overhead_ns + simhba_xfer_ns(d, 128 * SIMHBA_SECTOR);
+	u64 wb = d->p.t2t_ns + div_u64(d->rot_ns * 128, d->zone[0].spt);
+	struct simhba_op op = { .nsect = 128, .write = true };
+	struct rnd_state rs;
+	u64 now = 0, fin, dirty, d0, t0 = 0;
+	unsigned int i, fast = 0;
+
+	d->wce = true;
+	prandom_seed_state(&rs, 1);
+	for (i = 0; i < 300; i++) {
+		op.lba = (u64)(prandom_u32_state(&rs) % 100000) * 4096;
+		fin = one_op(test, d, &op, now);
+		fast += fin - now == bus;
+		if (i == 199) {
+			t0 = fin;
+			d0 = d->st.destages;
+		}
+		now = fin;
+	}
+	/* the first ones go in at bus speed, later ones wait */
+	KUNIT_EXPECT_GE(test, fast, SIMHBA_WC_EXTENTS);
+	KUNIT_EXPECT_LT(test, fast, 200);
+	KUNIT_EXPECT_EQ(test, d->wc_n, SIMHBA_WC_EXTENTS);
+	KUNIT_EXPECT_GE(test, d->st.destages - d0, 100);
+	KUNIT_EXPECT_GE(test, now - t0, 100 * wb);
+
+	/* SYNCHRONIZE CACHE: a positioning and a transfer per extent */
+	dirty = d->wc_dirty;
+	d0 = d->st.destages;
+	op.flush = true;
+	fin = one_op(test, d, &op, now);
+	KUNIT_EXPECT_EQ(test, d->wc_dirty, 0);
+	KUNIT_EXPECT_EQ(test, d->st.destages - d0, SIMHBA_WC_EXTENTS);
+	KUNIT_EXPECT_GE(test, fin - now, SIMHBA_WC_EXTENTS * wb);
+	KUNIT_EXPECT_GE(test, (fin - now) * simhba_media_rate(d, 0),
+			dirty * SIMHBA_SECTOR * NSEC_PER_SEC);
+	now = fin;
+
+	/* dirty the cache, then leave the disk idle for two seconds */
+	op.flush = false;
+	for (i = 0; i < SIMHBA_WC_EXTENTS; i++) {
+		op.lba = (u64)(prandom_u32_state(&rs) % 100000) * 4096;
+		now = one_op(test, d, &op, now);
+	}
+	KUNIT_EXPECT_GT(test, d->wc_dirty, 128);
+	now += 2 * NSEC_PER_SEC;
+	op.lba = 7777777;
+	fin = one_op(test, d, &op, now);
+	KUNIT_EXPECT_EQ(test, fin - now, bus);
+	KUNIT_EXPECT_EQ(test, d->wc_dirty, 128);
+	KUNIT_EXPECT_LE(test, d->st.busy_ns, fin);
+}
+
 static void raid0_split_test(struct kunit *test)
 {
 	u64 mlba[SIMHBA_MAX_MEMBERS];
@@ -403,51 +602,60 @@ static void run_lagged(struct kunit *test, struct simhba_disk *d,
  * Host timer lag is not device time: with the completion timer 100 us or
  * 1 ms late, every operation of the same stream finishes at the same model
  * time as without lag, at a light load (the disk mostly idle) and at a
- * heavy one (a deep queue in the firmware), on every profile.
+ * heavy one (a deep queue in the firmware), on every profile; for random
+ * reads, and for a mix of reads, cached and FUA writes and flushes with
+ * the write cache on, where write-backs fill the idle time.
  */
+static void lag_stream(struct kunit *test, const char *name, bool mixed,
+		       u64 gap, unsigned int n, u64 lag, u64 *fin)
+{
+	struct gen g = { .random = true, .nsect = 8 };
+	struct simhba_disk *d = new_disk(test, name, 0);
+
+	g.span = d->capacity;
+	if (mixed) {
+		d->wce = true;
+		g.write_pm = 500;
+		g.fua_pm = 100;
+		g.flush_every = 40;
+	}
+	prandom_seed_state(&g.rs, 42);
+	run_lagged(test, d, &g, n, gap, lag, fin);
+}
+
 static void timer_lag_test(struct kunit *test)
 {
 	static const u64 lags[] = { 100 * NSEC_PER_USEC, NSEC_PER_MSEC };
 	const unsigned int n = 200;
-	unsigned int i, j, k, l;
+	unsigned int i, j, k, l, m;
 	u64 *ref, *got;
 
 	ref = kunit_kcalloc(test, n, sizeof(*ref), GFP_KERNEL);
 	got = kunit_kcalloc(test, n, sizeof(*got), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ref);
 	KUNIT_ASSERT_NOT_NULL(test, got);
-	for (i = 0; i < simhba_nprofiles; i++) {
-		const struct simhba_profile *p = &simhba_profiles[i];
+	for (i = 0; i < simhba_nprofiles * 4; i++) {
+		const struct simhba_profile *p = &simhba_profiles[i / 4];
 		/* a mean service time: a positioning plus a transfer */
 		u64 svc = p->kind == SIMHBA_SSD ?
 			  div_u64(p->read_ns, p->channels) :
 			  p->avg_ns + div_u64(30 * NSEC_PER_SEC, p->rpm);
+		/* light: one every 3 service times; heavy: 4 a time */
+		u64 gap = (i & 1) ? svc / 4 : 3 * svc;
 
-		for (j = 0; j < 2; j++) {
-			/* light: one every 3 service times; heavy: 4 a time */
-			u64 gap = j ? svc / 4 : 3 * svc;
-
-			for (l = 0; l <= ARRAY_SIZE(lags); l++) {
-				struct gen g = { .random = true, .lo = 0,
-						 .nsect = 8, .write = false };
-				struct simhba_disk *d = new_disk(test, p->name, 0);
-
-				g.span = d->capacity;
-				prandom_seed_state(&g.rs, 42);
-				run_lagged(test, d, &g, n, gap,
-					   l ? lags[l - 1] : 0, l ? got : ref);
-				if (!l)
-					continue;
-				for (k = 0; k < n; k++)
-					if (got[k] != ref[k])
-						break;
-				KUNIT_EXPECT_EQ_MSG(test, k, n,
-						    "%s, %s load, lag %llu ns: op %u finishes at %llu, %llu without lag",
-						    p->name, j ? "heavy" : "light",
-						    lags[l - 1], k,
-						    k < n ? got[k] : 0,
-						    k < n ? ref[k] : 0);
-			}
+		m = i & 2;
+		j = i & 1;
+		lag_stream(test, p->name, m, gap, n, 0, ref);
+		for (l = 0; l < ARRAY_SIZE(lags); l++) {
+			lag_stream(test, p->name, m, gap, n, lags[l], got);
+			for (k = 0; k < n; k++)
+				if (got[k] != ref[k])
+					break;
+			KUNIT_EXPECT_EQ_MSG(test, k, n,
+					    "%s, %s, %s load, lag %llu ns: op %u finishes at %llu, %llu without lag",
+					    p->name, m ? "mixed" : "reads",
+					    j ? "heavy" : "light", lags[l], k,
+					    k < n ? got[k] : 0, k < n ? ref[k] : 0);
 		}
 	}
 }
@@ -460,6 +668,9 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(reorder_test),
 	KUNIT_CASE(aging_test),
 	KUNIT_CASE(write_cache_test),
+	KUNIT_CASE(media_rate_test),
+	KUNIT_CASE(writer_alone_test),
+	KUNIT_CASE(destage_test),
 	KUNIT_CASE(raid0_split_test),
 	KUNIT_CASE(ssd_test),
 	KUNIT_CASE(timer_lag_test),

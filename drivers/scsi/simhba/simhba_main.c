@@ -1040,6 +1040,8 @@ static ssize_t simhba_stats_show(struct device *dev,
 		s.busy_ns = max(s.busy_ns, m->busy_ns);
 		s.ra_hits += m->ra_hits;
 		s.wc_hits += m->wc_hits;
+		s.destages += m->destages;
+		s.destage_bytes += m->destage_bytes;
 		for (j = 0; j < SIMHBA_QD_BUCKETS; j++)
 			s.qd_hist[j] += m->qd_hist[j];
 	}
@@ -1049,11 +1051,12 @@ static ssize_t simhba_stats_show(struct device *dev,
 		       "commands %llu\nreads %llu\nwrites %llu\nflushes %llu\n"
 		       "read_bytes %llu\nwrite_bytes %llu\nseeks %llu\n"
 		       "seek_cylinders %llu\nbusy_ns %llu\nra_hits %llu\n"
-		       "wc_hits %llu\nmedium_errors %lld\ntimeouts %lld\n"
+		       "wc_hits %llu\ndestages %llu\ndestage_bytes %llu\n"
+		       "medium_errors %lld\ntimeouts %lld\n"
 		       "busy %lld\naborts %lld\nresets %lld\nqd_hist",
 		       s.cmds, s.reads, s.writes, s.flushes, s.read_bytes,
 		       s.write_bytes, s.seeks, s.seek_cyls, s.busy_ns,
-		       s.ra_hits, s.wc_hits,
+		       s.ra_hits, s.wc_hits, s.destages, s.destage_bytes,
 		       atomic64_read(&lun->medium_errors),
 		       atomic64_read(&lun->timeouts),
 		       atomic64_read(&lun->busies),

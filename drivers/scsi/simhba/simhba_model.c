@@ -8,17 +8,23 @@
  * root for short seeks, linear for long ones), the rotational latency until
  * the first sector passes under the head, and the media transfer; the bus
  * transfer overlaps with the media transfer.  A read-ahead segment keeps
- * streaming after a read, and a write-back cache absorbs writes while it has
- * room.  With a queue depth above 1 the firmware serves the queued operation
- * with the shortest positioning time first, unless the oldest one has waited
- * longer than the aging limit.
+ * streaming after a read.  A write-back cache absorbs writes into dirty
+ * extents while it has room; dirty data reaches the media only through
+ * write-backs, which the firmware does whenever the head is idle and which
+ * a write waits for when the cache is full, and a flush waits for all of
+ * them.  The head is one timeline: a write-back occupies it like a host
+ * command's media access, so no mix of streams moves more bytes than the
+ * media rate.  With a queue depth above 1 the firmware serves the queued
+ * operation with the shortest positioning time first, unless the oldest
+ * one has waited longer than the aging limit.
  *
  * Everything here runs on a virtual clock in nanoseconds and is called with
  * the owner's lock held; nothing sleeps.  The schedule depends only on when
  * operations were handed over, never on when the owner gets round to
  * reaping them: a channel that finished at t starts its next operation at t
  * (choosing among those handed over by t), however late the owner's timer
- * fires.  Host timer lag delays completions, not the mechanism.
+ * fires, and the write-backs of an idle head are replayed when the next
+ * decision comes.  Host timer lag delays completions, not the mechanism.
  */
 
 #include <linux/kernel.h>
@@ -261,23 +267,6 @@ u64 simhba_xfer_ns(const struct simhba_disk *d, u64 bytes)
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_xfer_ns);
 
-/* ns per sector of background destaging: half the outer media rate. */
-static u64 wc_drain_ns(const struct simhba_disk *d)
-{
-	return max_t(u64, 1, div_u64(2 * d->rot_ns, d->zone[0].spt));
-}
-
-static void wc_drain(struct simhba_disk *d, u64 t)
-{
-	u64 n;
-
-	if (t <= d->wc_t)
-		return;
-	n = div64_u64(t - d->wc_t, wc_drain_ns(d));
-	d->wc_dirty -= min(n, d->wc_dirty);
-	d->wc_t = t;
-}
-
 /* Where the read-ahead stream has got to at time @t. */
 static u64 ra_pos(const struct simhba_disk *d, u64 t)
 {
@@ -288,20 +277,26 @@ static u64 ra_pos(const struct simhba_disk *d, u64 t)
 	return min(pos, d->ra_limit);
 }
 
+/* When a stream still following its read finishes filling the segment. */
+static u64 ra_end(const struct simhba_disk *d)
+{
+	if (!d->ra_valid || d->ra_frozen)
+		return 0;
+	return d->ra_t0 + (d->ra_limit - d->ra_lba) * d->ra_tsec;
+}
+
 /*
  * A read that starts inside the read-ahead segment is served by the stream:
- * what is cached goes at once, the rest as the head keeps reading.
+ * what is cached goes at once, the rest as the head keeps reading.  Once
+ * the head has left the stream, only what was read by then is there.
  */
 static bool ra_hit(const struct simhba_disk *d, const struct simhba_op *op)
 {
-	return d->ra_valid && !op->write && !op->flush &&
-	       op->lba >= d->ra_lba && op->lba <= d->ra_limit;
-}
-
-static bool wc_absorbs(const struct simhba_disk *d, const struct simhba_op *op)
-{
-	return op->write && !op->flush && d->wce && !op->fua &&
-	       d->wc_dirty + op->nsect <= (u64)d->p.wc_kib * 2;
+	if (!d->ra_valid || op->write || op->flush || op->lba < d->ra_lba)
+		return false;
+	if (d->ra_frozen)
+		return op->lba + op->nsect <= d->ra_limit;
+	return op->lba <= d->ra_limit;
 }
 
 /* The head follows the read-ahead stream while the disk is otherwise idle. */
@@ -310,20 +305,140 @@ static void head_sync(struct simhba_disk *d, u64 t)
 	u32 sect, spt;
 	u64 pos;
 
-	if (!d->ra_valid)
+	if (!d->ra_valid || d->ra_frozen)
 		return;
 	pos = min(ra_pos(d, t), d->capacity - 1);
 	lba_to_chs(d, pos, &d->cyl, &d->head, &sect, &spt);
+	d->seq_lba = pos;
+	d->seq_t = d->ra_t0 + (pos - d->ra_lba) * d->ra_tsec;
 }
 
-/* Seek plus rotational latency to the first sector of @op, leaving at @t. */
-static u64 position_ns(const struct simhba_disk *d, const struct simhba_op *op,
-		       u64 t)
+/* The head leaves the stream at @t: the segment keeps what it holds. */
+static void ra_stop(struct simhba_disk *d, u64 t)
+{
+	if (!d->ra_valid || d->ra_frozen)
+		return;
+	head_sync(d, t);
+	d->ra_limit = ra_pos(d, t);
+	d->ra_frozen = true;
+}
+
+/*
+ * The write-back cache holds dirty extents.  wc_span() finds the extents
+ * that [@lba, @end) overlaps or adjoins, wc[*first] to wc[*last - 1], and
+ * returns how many of its sectors are dirty already.
+ */
+static u64 wc_span(const struct simhba_disk *d, u64 lba, u64 end, u32 *first,
+		   u32 *last)
+{
+	u64 overlap = 0;
+	u32 i = 0;
+
+	while (i < d->wc_n && d->wc[i].lba + d->wc[i].nsect < lba)
+		i++;
+	*first = i;
+	for (; i < d->wc_n && d->wc[i].lba <= end; i++) {
+		u64 lo = max(d->wc[i].lba, lba);
+		u64 hi = min(d->wc[i].lba + d->wc[i].nsect, end);
+
+		if (hi > lo)
+			overlap += hi - lo;
+	}
+	*last = i;
+	return overlap;
+}
+
+/* Whether a write goes to the write-back cache rather than to the media. */
+static bool wc_write(const struct simhba_disk *d, const struct simhba_op *op)
+{
+	return op->write && !op->flush && !op->fua && d->wce &&
+	       op->nsect <= (u64)d->p.wc_kib * 2;
+}
+
+/* Whether the cache has room for @op now, in sectors and in extents. */
+static bool wc_fits(const struct simhba_disk *d, const struct simhba_op *op)
+{
+	u32 first, last;
+	u64 overlap = wc_span(d, op->lba, op->lba + op->nsect, &first, &last);
+
+	return d->wc_dirty + op->nsect - overlap <= (u64)d->p.wc_kib * 2 &&
+	       d->wc_n + 1 - (last - first) <= SIMHBA_WC_EXTENTS;
+}
+
+static void wc_insert(struct simhba_disk *d, u64 lba, u32 nsect)
+{
+	u64 end = lba + nsect;
+	u32 first, last;
+	u64 overlap = wc_span(d, lba, end, &first, &last);
+
+	if (last > first) {
+		lba = min(lba, d->wc[first].lba);
+		end = max(end, d->wc[last - 1].lba + d->wc[last - 1].nsect);
+	}
+	memmove(&d->wc[first + 1], &d->wc[last],
+		(d->wc_n - last) * sizeof(d->wc[0]));
+	d->wc_n = d->wc_n + 1 - (last - first);
+	d->wc[first].lba = lba;
+	d->wc[first].nsect = end - lba;
+	d->wc_dirty += nsect - overlap;
+}
+
+/*
+ * [@lba, @end) is on the media now.  Punching a hole needs one more extent;
+ * with none left the extent stays whole and is written again later, which
+ * costs time but never loses data.
+ */
+static void wc_clean(struct simhba_disk *d, u64 lba, u64 end)
+{
+	u32 i = 0;
+
+	while (i < d->wc_n) {
+		struct simhba_extent *x = &d->wc[i];
+		u64 xend = x->lba + x->nsect;
+
+		if (xend <= lba || x->lba >= end) {
+			i++;
+		} else if (x->lba >= lba && xend <= end) {
+			d->wc_dirty -= x->nsect;
+			d->wc_n--;
+			memmove(x, x + 1, (d->wc_n - i) * sizeof(*x));
+		} else if (x->lba < lba && xend > end) {
+			if (d->wc_n == SIMHBA_WC_EXTENTS)
+				return;
+			memmove(x + 1, x, (d->wc_n - i) * sizeof(*x));
+			d->wc_n++;
+			x->nsect = lba - x->lba;
+			x[1].lba = end;
+			x[1].nsect = xend - end;
+			d->wc_dirty -= end - lba;
+			return;
+		} else if (x->lba < lba) {
+			d->wc_dirty -= xend - lba;
+			x->nsect = lba - x->lba;
+			i++;
+		} else {
+			d->wc_dirty -= end - x->lba;
+			x->nsect = xend - end;
+			x->lba = end;
+			i++;
+		}
+	}
+}
+
+/*
+ * Seek plus rotational latency to sector @lba, leaving at @t.  The sector
+ * after the last one transferred passes under the head once a revolution
+ * from the moment that transfer ended: track skew hides a head or cylinder
+ * switch on the way, as it does within a transfer.
+ */
+static u64 position_ns(const struct simhba_disk *d, u64 lba, u64 t)
 {
 	u32 cyl, head, sect, spt, dist;
 	u64 seek, phase, target;
 
-	lba_to_chs(d, op->lba, &cyl, &head, &sect, &spt);
+	if (lba == d->seq_lba && t >= d->seq_t)
+		return (d->rot_ns - (t - d->seq_t) % d->rot_ns) % d->rot_ns;
+	lba_to_chs(d, lba, &cyl, &head, &sect, &spt);
 	dist = cyl > d->cyl ? cyl - d->cyl : d->cyl - cyl;
 	seek = simhba_seek_ns(d, dist);
 	if (!dist && head != d->head)
@@ -331,6 +446,88 @@ static u64 position_ns(const struct simhba_disk *d, const struct simhba_op *op,
 	div64_u64_rem(t + seek, d->rot_ns, &phase);
 	target = div_u64(d->rot_ns * sect, spt);
 	return seek + (target + d->rot_ns - phase) % d->rot_ns;
+}
+
+/*
+ * Move the head to @lba, leaving at @t, and pass @nsect sectors under it;
+ * returns when the last one has passed.
+ */
+static u64 media_access(struct simhba_disk *d, u64 lba, u32 nsect, u64 t)
+{
+	u32 cyl, head, sect, spt, dist;
+
+	t += position_ns(d, lba, t);
+	lba_to_chs(d, lba, &cyl, &head, &sect, &spt);
+	dist = cyl > d->cyl ? cyl - d->cyl : d->cyl - cyl;
+	if (dist) {
+		d->st.seeks++;
+		d->st.seek_cyls += dist;
+	}
+	t += div_u64(d->rot_ns * nsect, spt);
+	lba_to_chs(d, lba + nsect - 1, &d->cyl, &d->head, &sect, &spt);
+	d->seq_lba = lba + nsect;
+	d->seq_t = t;
+	return t;
+}
+
+/* The head is positioned or transferring from @t to @fin. */
+static void head_busy(struct simhba_disk *d, u64 t, u64 fin)
+{
+	WARN_ON_ONCE(t < d->busy_end);
+	d->st.busy_ns += fin - t;
+	d->busy_end = fin;
+}
+
+/* The dirty extent the head reaches first from where it is at @t. */
+static u32 destage_pick(const struct simhba_disk *d, u64 t)
+{
+	u64 cost, best_cost = U64_MAX;
+	u32 i, best = 0;
+
+	for (i = 0; i < d->wc_n; i++) {
+		cost = position_ns(d, d->wc[i].lba, t);
+		if (cost < best_cost) {
+			best = i;
+			best_cost = cost;
+		}
+	}
+	return best;
+}
+
+/*
+ * Write the front of the nearest dirty extent back to the media, starting
+ * at @t when the mechanism is free; returns when it is done.  This is
+ * firmware work: it occupies the head like any host command.
+ */
+static u64 destage(struct simhba_disk *d, u64 t)
+{
+	struct simhba_extent x;
+	u32 n;
+	u64 fin;
+
+	ra_stop(d, t);
+	x = d->wc[destage_pick(d, t)];
+	n = min_t(u32, x.nsect, SIMHBA_DESTAGE_MAX);
+	fin = media_access(d, x.lba, n, t);
+	wc_clean(d, x.lba, x.lba + n);
+	d->st.destages++;
+	d->st.destage_bytes += (u64)n * SIMHBA_SECTOR;
+	head_busy(d, t, fin);
+	return fin;
+}
+
+/*
+ * With nothing else to do the firmware writes dirty data back: from when
+ * the mechanism became free (and the read-ahead stream filled its segment)
+ * until @now, the time of its next decision.  The last write-back may run
+ * past @now; a host command then waits for it.
+ */
+static void destage_idle(struct simhba_disk *d, u64 now)
+{
+	u64 t = max(d->busy_end, ra_end(d));
+
+	while (d->wc_n && t < now)
+		t = destage(d, t);
 }
 
 static u64 service_ssd(struct simhba_disk *d, struct simhba_op *op, u64 start)
@@ -341,76 +538,87 @@ static u64 service_ssd(struct simhba_disk *d, struct simhba_op *op, u64 start)
 	       div_u64((u64)op->nsect * SIMHBA_SECTOR * 1000, d->p.chan_mbps);
 }
 
-static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 start)
+/*
+ * A command occupies the disk's one command channel from @start.  Only a
+ * media access, or a wait for the read-ahead stream, needs the head too;
+ * transfers to and from the cache go on while the head writes back.  The
+ * write-backs a command needs start at @now, when the firmware chose it,
+ * without waiting for its own overhead.
+ */
+static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
+		       u64 start)
 {
-	u64 bytes = (u64)op->nsect * SIMHBA_SECTOR;
-	u64 xfer = simhba_xfer_ns(d, bytes);
-	u32 cyl, head, sect, spt, dist;
-	u64 t, fin;
+	u64 xfer = simhba_xfer_ns(d, (u64)op->nsect * SIMHBA_SECTOR);
+	u64 t = max(now, d->busy_end), m;
 
 	if (op->flush) {
-		wc_drain(d, start);
-		fin = start + d->wc_dirty * wc_drain_ns(d);
-		if (d->wc_dirty)
-			fin += d->rot_ns / 2;
-		d->wc_dirty = 0;
-		d->wc_t = fin;
-		return fin;
+		/* SYNCHRONIZE CACHE: every dirty extent goes to the media. */
+		while (d->wc_n)
+			t = destage(d, t);
+		return max(start, t);
 	}
 
 	if (op->write) {
-		wc_drain(d, start);
 		if (d->ra_valid && op->lba < d->ra_limit &&
 		    op->lba + op->nsect > d->ra_lba)
 			d->ra_valid = false;
-		if (wc_absorbs(d, op)) {
-			d->wc_dirty += op->nsect;
+		if (wc_write(d, op)) {
+			u64 room = start;
+
+			/* A full cache makes the write wait for write-backs. */
+			if (!wc_fits(d, op)) {
+				while (!wc_fits(d, op))
+					t = destage(d, t);
+				room = t;
+			}
+			wc_insert(d, op->lba, op->nsect);
 			d->st.wc_hits++;
-			return start + xfer;
+			return max(start + xfer, room);
 		}
+		wc_clean(d, op->lba, op->lba + op->nsect);
 	} else if (ra_hit(d, op)) {
 		u64 avail = ra_pos(d, start);
 		u64 end = op->lba + op->nsect;
+		u64 fin = start + xfer;
 
-		if (avail >= d->ra_limit) {
+		if (avail >= d->ra_limit && !d->ra_frozen) {
 			/* The segment had filled up: streaming resumes. */
 			d->ra_lba = d->ra_limit;
-			d->ra_t0 = start + d->rot_ns / 2;
+			d->ra_t0 = max(start, d->busy_end) + d->rot_ns / 2;
 		}
-		if (end <= avail)
-			fin = start + xfer;
-		else
-			fin = max(start + xfer, d->ra_t0 +
-				  (end - d->ra_lba) * d->ra_tsec +
-				  simhba_xfer_ns(d, SIMHBA_SECTOR));
-		d->ra_limit = min(max(d->ra_limit, end + (u64)d->p.ra_kib * 2),
-				  d->capacity);
+		if (end > avail) {
+			/* The command waits for the head to read the rest. */
+			m = d->ra_t0 + (end - d->ra_lba) * d->ra_tsec;
+			head_busy(d, max(start, d->busy_end), m);
+			fin = max(fin, m + simhba_xfer_ns(d, SIMHBA_SECTOR));
+		}
+		if (!d->ra_frozen)
+			d->ra_limit = min(max(d->ra_limit,
+					      end + (u64)d->p.ra_kib * 2),
+					  d->capacity);
 		d->st.ra_hits++;
 		return fin;
 	}
 
-	/* Mechanical access. */
-	head_sync(d, start);
-	t = start + position_ns(d, op, start);
-	lba_to_chs(d, op->lba, &cyl, &head, &sect, &spt);
-	dist = cyl > d->cyl ? cyl - d->cyl : d->cyl - cyl;
-	if (dist) {
-		d->st.seeks++;
-		d->st.seek_cyls += dist;
-	}
-	t += div_u64(d->rot_ns * op->nsect, spt);
-	fin = max(t, start + xfer);
-	lba_to_chs(d, op->lba + op->nsect - 1, &d->cyl, &d->head, &sect, &spt);
+	/* Media access, once the head is free. */
+	t = max(start, d->busy_end);
+	head_sync(d, t);
+	m = media_access(d, op->lba, op->nsect, t);
+	head_busy(d, t, m);
 	if (!op->write && d->p.ra_kib) {
+		u32 cyl, head, sect, spt;
+
+		lba_to_chs(d, op->lba + op->nsect - 1, &cyl, &head, &sect, &spt);
 		d->ra_valid = true;
+		d->ra_frozen = false;
 		d->ra_lba = op->lba + op->nsect;
-		d->ra_t0 = t;
+		d->ra_t0 = m;
 		d->ra_limit = min(d->ra_lba + (u64)d->p.ra_kib * 2, d->capacity);
 		d->ra_tsec = max_t(u64, 1, div_u64(d->rot_ns, spt));
 	} else {
 		d->ra_valid = false;
 	}
-	return fin;
+	return max(m, t + xfer);
 }
 
 void simhba_disk_enqueue(struct simhba_disk *d, struct simhba_op *op,
@@ -433,7 +641,8 @@ EXPORT_SYMBOL_IF_KUNIT(simhba_disk_enqueue);
 /*
  * Shortest positioning time first within the window, with aging, among the
  * operations handed over by @now.  The queue is in hand-over order, so they
- * are a prefix of it; the caller makes sure the first one is.
+ * are a prefix of it; the caller makes sure the first one is.  A write the
+ * cache has no room for costs the write-back that makes room.
  */
 static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 {
@@ -451,10 +660,17 @@ static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 
 		if (n++ >= d->depth || op->enq > now)
 			break;
-		if (op->flush || ra_hit(d, op) || wc_absorbs(d, op))
+		if (op->flush || ra_hit(d, op) ||
+		    (wc_write(d, op) && wc_fits(d, op))) {
 			cost = 0;
-		else
-			cost = position_ns(d, op, t);
+		} else if (wc_write(d, op)) {
+			/* the write-back that makes room starts at once */
+			t = max(now, d->busy_end);
+			cost = position_ns(d, d->wc[destage_pick(d, t)].lba, t);
+		} else {
+			t = max(t, d->busy_end);
+			cost = position_ns(d, op->lba, t);
+		}
 		cost += t - now;
 		if (cost < best_cost) {
 			best = op;
@@ -464,21 +680,32 @@ static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 	return best;
 }
 
-/* Start the next queued operation on idle channel @i at model time @now. */
+/*
+ * Start the next queued operation on idle channel @i at model time @now.
+ * A disk's head first catches up with the write-backs it did in its idle
+ * time before @now.
+ */
 static void start_next(struct simhba_disk *d, u32 i, u64 now)
 {
 	struct simhba_op *op;
 	u64 start, fin;
 
+	if (d->p.kind == SIMHBA_HDD)
+		destage_idle(d, now);
 	head_sync(d, now);
 	op = pick(d, now);
 	list_del_init(&op->node);
 	d->nqueue--;
 	start = max(now, op->arrive);
-	if (d->p.kind == SIMHBA_SSD)
+	if (d->p.kind == SIMHBA_SSD) {
 		fin = service_ssd(d, op, start);
-	else
-		fin = service_hdd(d, op, start);
+		if (fin > d->busy_end) {
+			d->st.busy_ns += fin - max(start, d->busy_end);
+			d->busy_end = fin;
+		}
+	} else {
+		fin = service_hdd(d, op, now, start);
+	}
 
 	d->st.cmds++;
 	if (op->flush) {
@@ -489,10 +716,6 @@ static void start_next(struct simhba_disk *d, u32 i, u64 now)
 	} else {
 		d->st.reads++;
 		d->st.read_bytes += (u64)op->nsect * SIMHBA_SECTOR;
-	}
-	if (fin > d->busy_end) {
-		d->st.busy_ns += fin - max(start, d->busy_end);
-		d->busy_end = fin;
 	}
 	op->finish = fin;
 	d->ch_busy[i] = true;

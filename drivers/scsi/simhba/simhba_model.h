@@ -17,6 +17,8 @@
 #define SIMHBA_MAX_CHANNELS	16
 #define SIMHBA_MAX_MEMBERS	16
 #define SIMHBA_QD_BUCKETS	9	/* 1, 2, 3-4, 5-8, ..., 65-128, >128 */
+#define SIMHBA_WC_EXTENTS	64	/* dirty extents the write cache tracks */
+#define SIMHBA_DESTAGE_MAX	256	/* sectors written back per media access */
 
 enum simhba_kind {
 	SIMHBA_HDD,
@@ -90,7 +92,15 @@ struct simhba_stats {
 	u64 busy_ns;
 	u64 ra_hits;
 	u64 wc_hits;
+	u64 destages;		/* media writes of dirty cache data */
+	u64 destage_bytes;
 	u64 qd_hist[SIMHBA_QD_BUCKETS];
+};
+
+/* A run of dirty sectors in the write-back cache. */
+struct simhba_extent {
+	u64 lba;
+	u32 nsect;
 };
 
 struct simhba_disk {
@@ -116,7 +126,9 @@ struct simhba_disk {
 	bool ch_busy[SIMHBA_MAX_CHANNELS];
 	struct simhba_op *ch_op[SIMHBA_MAX_CHANNELS];
 	u64 ch_until[SIMHBA_MAX_CHANNELS];
-	u64 busy_end;
+	u64 busy_end;			/* the mechanism is free from here */
+	u64 seq_lba;			/* sector after the last media access */
+	u64 seq_t;			/* when that access ended */
 
 	/* read-ahead segment: streaming started at ra_lba at time ra_t0 */
 	bool ra_valid;
@@ -124,10 +136,12 @@ struct simhba_disk {
 	u64 ra_t0;
 	u64 ra_limit;
 	u64 ra_tsec;
+	bool ra_frozen;			/* the head left the stream */
 
-	/* write-back cache */
+	/* write-back cache: dirty extents sorted by LBA, never adjacent */
+	struct simhba_extent wc[SIMHBA_WC_EXTENTS];
+	u32 wc_n;
 	u64 wc_dirty;			/* sectors */
-	u64 wc_t;
 
 	struct simhba_stats st;
 };
