@@ -526,6 +526,226 @@ static void destage_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, d->st.busy_ns, fin);
 }
 
+/*
+ * Disks sharing a link, driven the way the driver drives a host: before
+ * anything is handed over at @now, every disk is stepped up to @now in the
+ * order of their next events.
+ */
+static void host_advance(struct simhba_disk **d, unsigned int n, u64 now)
+{
+	unsigned int i, first;
+	u64 t;
+
+	for (;;) {
+		first = n;
+		t = U64_MAX;
+		for (i = 0; i < n; i++) {
+			if (simhba_disk_next_event(d[i]) < t) {
+				t = simhba_disk_next_event(d[i]);
+				first = i;
+			}
+		}
+		if (first == n || t > now)
+			return;
+		simhba_disk_step(d[first]);
+	}
+}
+
+/*
+ * @n disks with @qd operations each outstanding until @total have
+ * completed on each; returns the model time of the last completion.
+ */
+static u64 run_host(struct kunit *test, struct simhba_disk **d,
+		    struct gen *g, unsigned int n, unsigned int qd,
+		    unsigned int total)
+{
+	unsigned int i, k, issued[4] = { 0 }, done = 0;
+	struct simhba_op *ops, *op;
+	u64 now = 0, t;
+
+	ops = kunit_kcalloc(test, n * qd, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < qd; k++, issued[i]++) {
+			gen_fill(&g[i], &ops[i * qd + k]);
+			simhba_disk_enqueue(d[i], &ops[i * qd + k], 0, 0);
+		}
+		simhba_disk_dispatch(d[i], 0);
+	}
+	while (done < n * total) {
+		t = U64_MAX;
+		for (i = 0; i < n; i++)
+			t = min(t, simhba_disk_next_event(d[i]));
+		KUNIT_ASSERT_NE(test, t, U64_MAX);
+		now = t;
+		host_advance(d, n, now);
+		for (i = 0; i < n; i++) {
+			while (simhba_disk_reap(d[i], now, &op)) {
+				done++;
+				if (issued[i] >= total)
+					continue;
+				issued[i]++;
+				gen_fill(&g[i], op);
+				simhba_disk_enqueue(d[i], op, now, 0);
+				simhba_disk_dispatch(d[i], now);
+			}
+		}
+	}
+	return now;
+}
+
+/*
+ * Links: an SSD whose channels together outrun its own 300 MB/s link goes
+ * at the link's rate; two disks on one 100 MB/s link share it, in total
+ * at most its rate; on a full-duplex link a reader and a writer do not
+ * take from each other.
+ */
+static void link_test(struct kunit *test)
+{
+	struct simhba_link *up, *down;
+	struct simhba_disk *d[2];
+	struct gen g[2];
+	u64 t, r0, r1, rate;
+
+	d[0] = new_disk(test, "ssd", 0);
+	g[0] = (struct gen){ .nsect = 512 };
+	t = run_host(test, d, g, 1, 8, 2000);
+	rate = div64_u64(d[0]->st.read_bytes * NSEC_PER_SEC, t);
+	kunit_info(test, "ssd QD8 sequential reads: %llu B/s, link %u MB/s\n",
+		   rate, d[0]->p.iface_mbps);
+	KUNIT_EXPECT_LE(test, rate, d[0]->p.iface_mbps * 1020000ULL);
+	KUNIT_EXPECT_GE(test, rate, d[0]->p.iface_mbps * 900000ULL);
+	KUNIT_EXPECT_LE(test, d[0]->own.busy_ns, t);
+
+	up = kunit_kzalloc(test, sizeof(*up), GFP_KERNEL);
+	down = kunit_kzalloc(test, sizeof(*down), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, up);
+	KUNIT_ASSERT_NOT_NULL(test, down);
+	simhba_link_init(up, 100);
+	d[0] = new_disk(test, "u320-10k", 0);
+	d[1] = new_disk(test, "u320-10k", 0);
+	d[0]->link[0] = up;
+	d[0]->link[1] = up;
+	d[1]->link[0] = up;
+	d[1]->link[1] = up;
+	g[0] = (struct gen){ .nsect = 512 };
+	g[1] = (struct gen){ .nsect = 512 };
+	t = run_host(test, d, g, 2, 2, 1000);
+	r0 = div64_u64(d[0]->st.read_bytes * NSEC_PER_SEC, t);
+	r1 = div64_u64(d[1]->st.read_bytes * NSEC_PER_SEC, t);
+	kunit_info(test, "two readers on a 100 MB/s link: %llu + %llu B/s\n",
+		   r0, r1);
+	KUNIT_EXPECT_LE(test, r0 + r1, 102000000ULL);
+	KUNIT_EXPECT_GE(test, r0 + r1, 90000000ULL);
+	KUNIT_EXPECT_GE(test, min(r0, r1) * 10, max(r0, r1) * 8);
+	KUNIT_EXPECT_LE(test, up->busy_ns, t);
+
+	/* full duplex: one link each way */
+	simhba_link_init(up, 50);
+	simhba_link_init(down, 50);
+	d[0] = new_disk(test, "u320-10k", 0);
+	d[1] = new_disk(test, "u320-10k", 0);
+	d[1]->wce = true;
+	d[0]->link[0] = up;
+	d[1]->link[0] = up;
+	d[0]->link[1] = down;
+	d[1]->link[1] = down;
+	g[0] = (struct gen){ .nsect = 512 };
+	g[1] = (struct gen){ .nsect = 512, .write = true };
+	t = run_host(test, d, g, 2, 2, 500);
+	r0 = div64_u64(d[0]->st.read_bytes * NSEC_PER_SEC, t);
+	r1 = div64_u64(d[1]->st.write_bytes * NSEC_PER_SEC, t);
+	kunit_info(test, "reader and writer on a 50+50 MB/s link: %llu + %llu B/s\n",
+		   r0, r1);
+	KUNIT_EXPECT_LE(test, r0, 51000000ULL);
+	KUNIT_EXPECT_LE(test, r1, 51000000ULL);
+	KUNIT_EXPECT_GE(test, r0 + r1, 90000000ULL);
+}
+
+/*
+ * Two disks on one link, open-loop hand-overs alternating between them,
+ * the completion timer @lag late: the finish times do not move, since the
+ * owner advances both disks in model time before each hand-over.
+ */
+static void run_host_lagged(struct kunit *test, struct simhba_disk **d,
+			    struct gen *g, unsigned int n, u64 gap, u64 lag,
+			    u64 *fin)
+{
+	struct simhba_op *ops, *op;
+	unsigned int issued = 0, done = 0, i;
+
+	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	while (done < n) {
+		u64 enq = issued < n ? issued * gap : U64_MAX;
+		u64 fire = min(simhba_disk_next_event(d[0]),
+			       simhba_disk_next_event(d[1]));
+
+		if (fire != U64_MAX)
+			fire += lag;
+		KUNIT_ASSERT_FALSE(test, enq == U64_MAX && fire == U64_MAX);
+		if (enq <= fire) {
+			i = issued & 1;
+			host_advance(d, 2, enq);
+			gen_fill(&g[i], &ops[issued]);
+			simhba_disk_enqueue(d[i], &ops[issued], enq, 0);
+			simhba_disk_dispatch(d[i], enq);
+			issued++;
+			continue;
+		}
+		host_advance(d, 2, fire);
+		for (i = 0; i < 2; i++) {
+			while (simhba_disk_reap(d[i], fire, &op)) {
+				fin[op - ops] = op->finish;
+				done++;
+			}
+		}
+	}
+}
+
+static void link_lag_test(struct kunit *test)
+{
+	static const u64 lags[] = { 0, 100 * NSEC_PER_USEC, NSEC_PER_MSEC };
+	const unsigned int n = 300;
+	unsigned int l, k, j;
+	u64 *fin[3];
+
+	for (j = 1; j <= 4; j++) {
+		/* from an overloaded link (j = 1) to a lightly loaded one */
+		u64 gap = j * NSEC_PER_MSEC;
+
+		for (l = 0; l < ARRAY_SIZE(lags); l++) {
+			struct simhba_link *lk;
+			struct simhba_disk *d[2];
+			struct gen g[2];
+
+			lk = kunit_kzalloc(test, sizeof(*lk), GFP_KERNEL);
+			fin[l] = kunit_kcalloc(test, n, sizeof(u64), GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, fin[l]);
+			KUNIT_ASSERT_NOT_NULL(test, lk);
+			simhba_link_init(lk, 40);
+			for (k = 0; k < 2; k++) {
+				d[k] = new_disk(test, "sata-7200", 0);
+				d[k]->link[0] = lk;
+				d[k]->link[1] = lk;
+				g[k] = (struct gen){ .nsect = 128, .write_pm = 300,
+						     .random = true, .span = 1 << 20 };
+				prandom_seed_state(&g[k].rs, 3 + k);
+			}
+			run_host_lagged(test, d, g, n, gap, lags[l], fin[l]);
+			if (!l)
+				continue;
+			for (k = 0; k < n; k++)
+				if (fin[l][k] != fin[0][k])
+					break;
+			KUNIT_EXPECT_EQ_MSG(test, k, n,
+					    "gap %llu ns, lag %llu ns: op %u finishes at %llu, %llu without lag",
+					    gap, lags[l], k, k < n ? fin[l][k] : 0,
+					    k < n ? fin[0][k] : 0);
+		}
+	}
+}
+
 static void raid0_split_test(struct kunit *test)
 {
 	u64 mlba[SIMHBA_MAX_MEMBERS];
@@ -671,6 +891,8 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(media_rate_test),
 	KUNIT_CASE(writer_alone_test),
 	KUNIT_CASE(destage_test),
+	KUNIT_CASE(link_test),
+	KUNIT_CASE(link_lag_test),
 	KUNIT_CASE(raid0_split_test),
 	KUNIT_CASE(ssd_test),
 	KUNIT_CASE(timer_lag_test),

@@ -145,6 +145,9 @@ struct simhba_pers {
 	unsigned int max_sectors;
 	unsigned int max_segment_size;	/* bytes, 0: the midlayer's default */
 	unsigned int can_queue;
+	unsigned int link_mbps;		/* host link, 10^6 B/s; 0: each disk's own */
+	bool full_duplex;		/* one link each way */
+	unsigned int cmd_us;		/* adapter processor time per command */
 	bool aac;
 	bool qla;
 };
@@ -153,11 +156,14 @@ static const struct simhba_pers simhba_pers[] = {
 	{ .name = "generic", .sg_tablesize = SG_MAX_SEGMENTS,
 	  .max_sectors = 65535, .can_queue = 2048 },
 	/* aacraid's 34-entry quirk: 34 * 8 + 112 sectors, 64 KiB segments */
+	/* one Ultra320 bus (half duplex); fw_overhead_us per command */
 	{ .name = "aacraid", .sg_tablesize = 34, .max_sectors = 384,
 	  .max_segment_size = 65536,
-	  .can_queue = 512, .aac = true },
+	  .can_queue = 512, .link_mbps = 320, .aac = true },
+	/* one 2 Gb/s Fibre Channel port: 200 MB/s each way */
 	{ .name = "qla2xxx", .sg_tablesize = 32, .max_sectors = 512,
-	  .can_queue = 2048, .qla = true },
+	  .can_queue = 2048, .link_mbps = 200, .full_duplex = true,
+	  .cmd_us = 30, .qla = true },
 };
 
 /* ---- state ---------------------------------------------------------------- */
@@ -173,7 +179,6 @@ struct simhba_member {
 struct simhba_lun {
 	struct simhba_host *host;
 	unsigned int lun;
-	spinlock_t lock;		/* members, inflight, faults */
 	u64 capacity;			/* sectors */
 	const char *profile;
 	unsigned int nmembers;
@@ -205,8 +210,16 @@ struct simhba_host {
 	const struct simhba_pers *pers;
 	struct Scsi_Host *shost;
 	struct mutex eh_mutex;		/* one abort or reset at a time */
+	/*
+	 * The model of every LUN (disks, links, the adapter's processor) and
+	 * their inflight lists and fault settings: one lock, since the disks
+	 * of a host share its link.
+	 */
+	spinlock_t lock;
+	struct simhba_link link[2];	/* to the host, to the disks */
+	u64 cmd_ns;			/* adapter processor time per command */
+	u64 cmd_free;			/* the processor is free from here */
 	unsigned int dma_bits;
-	u64 fw_ns;
 	unsigned int nluns;
 	struct simhba_lun *lun;
 	atomic64_t map_segs;
@@ -214,6 +227,7 @@ struct simhba_host {
 	atomic64_t bounce_segs;
 	atomic64_t bounce_bytes;
 	atomic64_t map_failures;
+	atomic_t max_segs;		/* most segments one command had */
 	bool added;
 };
 
@@ -225,7 +239,7 @@ enum simhba_cmd_kind {
 
 /*
  * A media command is owned by the model while it is on lun->inflight.
- * Whoever takes it off that list under lun->lock, the completion timer when
+ * Whoever takes it off that list under the host's lock, the completion timer when
  * its last operation finishes or the error handler, owns it from then on
  * and alone finishes it; the taker's private lists use ->done, never ->node,
  * so that a command being finished is never found on a list it left.
@@ -357,9 +371,11 @@ static int simhba_move_data(struct simhba_host *h, struct scsi_cmnd *sc,
 	bool direct = !get_dma_ops(dev);
 	struct simhba_lun *lun = sc->device->hostdata;
 	u64 pos = lba * SIMHBA_SECTOR;
+	int i, err = 0, most = atomic_read(&h->max_segs);
 	struct scatterlist *sg;
-	int i, err = 0;
 
+	while (nseg > most && !atomic_try_cmpxchg(&h->max_segs, &most, nseg))
+		;
 	for_each_sg(scsi_sglist(sc), sg, nseg, i) {
 		unsigned int len = sg_dma_len(sg);
 		void *va;
@@ -404,13 +420,44 @@ static void simhba_finish(struct scsi_cmnd *sc)
 }
 
 /*
+ * Step every disk of the host up to @now in the order of their events, so
+ * that the decisions of disks that share a link are taken in model time,
+ * whenever each one's timer fires.  Finished operations wait on their
+ * disk's done list for their own timer.
+ */
+static void host_advance(struct simhba_host *h, u64 now)
+{
+	lockdep_assert_held(&h->lock);
+	for (;;) {
+		struct simhba_disk *first = NULL;
+		u64 t = now, e;
+		unsigned int i, j;
+
+		for (i = 0; i < h->nluns; i++) {
+			struct simhba_lun *lun = &h->lun[i];
+
+			for (j = 0; lun->m && j < lun->nmembers; j++) {
+				e = simhba_disk_next_event(&lun->m[j].disk);
+				if (e < t || (e == t && !first)) {
+					first = &lun->m[j].disk;
+					t = e;
+				}
+			}
+		}
+		if (!first)
+			return;
+		simhba_disk_step(first);
+	}
+}
+
+/*
  * Arm the member's timer for its next completion.  timer_lag_ns makes it
  * fire late on purpose, as a busy host does: the model's schedule must not
  * change, only the completions' delivery.
  */
 static void member_arm(struct simhba_member *m)
 {
-	u64 next = simhba_disk_next_event(&m->disk);
+	u64 next = simhba_disk_next_delivery(&m->disk);
 	u64 lag = READ_ONCE(m->lun->timer_lag_ns);
 
 	if (next != U64_MAX)
@@ -422,6 +469,7 @@ static enum hrtimer_restart member_timer_fn(struct hrtimer *t)
 {
 	struct simhba_member *m = container_of(t, struct simhba_member, timer);
 	struct simhba_lun *lun = m->lun;
+	struct simhba_host *h = lun->host;
 	struct simhba_cmd *c, *tmp;
 	struct simhba_op *op;
 	unsigned long flags;
@@ -429,20 +477,18 @@ static enum hrtimer_restart member_timer_fn(struct hrtimer *t)
 	u64 now;
 
 	rcu_read_lock();
-	spin_lock_irqsave(&lun->lock, flags);
+	spin_lock_irqsave(&h->lock, flags);
 	now = model_now();
-	/* each reap starts the next operation at the modelled time */
+	host_advance(h, now);
 	while (simhba_disk_reap(&m->disk, now, &op)) {
-		if (!op)
-			continue;
 		c = op->priv;
-		if (--c->pending == 0) {
+		if (c && --c->pending == 0) {
 			list_del_init(&c->node);
 			list_add_tail(&c->done, &done);
 		}
 	}
 	member_arm(m);
-	spin_unlock_irqrestore(&lun->lock, flags);
+	spin_unlock_irqrestore(&h->lock, flags);
 
 	list_for_each_entry_safe(c, tmp, &done, done) {
 		list_del_init(&c->done);
@@ -683,8 +729,11 @@ static void simhba_submit(struct simhba_lun *lun, struct simhba_cmd *c,
 		mn[0] = n;
 	}
 
-	spin_lock_irqsave(&lun->lock, flags);
+	spin_lock_irqsave(&h->lock, flags);
 	now = model_now();
+	host_advance(h, now);
+	/* the adapter's processor takes the commands one at a time */
+	h->cmd_free = max(now, h->cmd_free) + h->cmd_ns;
 	for (i = 0; i < lun->nmembers; i++) {
 		struct simhba_op *op = &c->op[k];
 
@@ -706,11 +755,12 @@ static void simhba_submit(struct simhba_lun *lun, struct simhba_cmd *c,
 	for (i = 0; i < k; i++) {
 		struct simhba_member *m = &lun->m[c->member[i]];
 
-		simhba_disk_enqueue(&m->disk, &c->op[i], now, h->fw_ns);
+		simhba_disk_enqueue(&m->disk, &c->op[i], now,
+				    h->cmd_free - now);
 		simhba_disk_dispatch(&m->disk, now);
 		member_arm(m);
 	}
-	spin_unlock_irqrestore(&lun->lock, flags);
+	spin_unlock_irqrestore(&h->lock, flags);
 }
 
 static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
@@ -761,7 +811,7 @@ static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
 	}
 
 	if (!write) {
-		spin_lock_irqsave(&lun->lock, flags);
+		spin_lock_irqsave(&lun->host->lock, flags);
 		med_end = lun->medium_lba + lun->medium_sectors;
 		if (lun->medium_sectors && lba < med_end &&
 		    lba + n > lun->medium_lba) {
@@ -769,16 +819,16 @@ static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
 			c->bad_lba = max(lba, lun->medium_lba);
 			atomic64_inc(&lun->medium_errors);
 		}
-		spin_unlock_irqrestore(&lun->lock, flags);
+		spin_unlock_irqrestore(&lun->host->lock, flags);
 	}
 
 	c->kind = SIMHBA_CMD_MEDIA;
 	if (atomic_add_unless(&lun->timeout_next, -1, 0)) {
 		/* Lost in the firmware: only the error handler gets it back. */
 		atomic64_inc(&lun->timeouts);
-		spin_lock_irqsave(&lun->lock, flags);
+		spin_lock_irqsave(&lun->host->lock, flags);
 		list_add_tail(&c->node, &lun->inflight);
-		spin_unlock_irqrestore(&lun->lock, flags);
+		spin_unlock_irqrestore(&lun->host->lock, flags);
 		return 0;
 	}
 	simhba_submit(lun, c, lba, n, write, fua, false);
@@ -873,7 +923,7 @@ static bool simhba_take(struct simhba_lun *lun, struct simhba_cmd *c)
 {
 	unsigned int i;
 
-	lockdep_assert_held(&lun->lock);
+	lockdep_assert_held(&lun->host->lock);
 	if (list_empty(&c->node))
 		return false;
 	list_del_init(&c->node);
@@ -903,9 +953,10 @@ static int simhba_eh_abort(struct scsi_cmnd *sc)
 	/* A quick command whose timer had not run yet is ours. */
 	owned = hrtimer_cancel(&c->timer) == 1;
 	if (lun) {
-		spin_lock_irqsave(&lun->lock, flags);
+		spin_lock_irqsave(&h->lock, flags);
+		host_advance(h, model_now());
 		owned |= simhba_take(lun, c);
-		spin_unlock_irqrestore(&lun->lock, flags);
+		spin_unlock_irqrestore(&h->lock, flags);
 		atomic64_inc(&lun->aborts);
 	}
 	if (!owned) {
@@ -924,12 +975,13 @@ static void simhba_reset_lun(struct simhba_lun *lun)
 	unsigned long flags;
 	LIST_HEAD(list);
 
-	spin_lock_irqsave(&lun->lock, flags);
+	spin_lock_irqsave(&lun->host->lock, flags);
+	host_advance(lun->host, model_now());
 	list_for_each_entry_safe(c, tmp, &lun->inflight, node) {
 		simhba_take(lun, c);
 		list_add_tail(&c->done, &list);
 	}
-	spin_unlock_irqrestore(&lun->lock, flags);
+	spin_unlock_irqrestore(&lun->host->lock, flags);
 	atomic64_inc(&lun->resets);
 	/*
 	 * Commands a completion timer took before us are its own; let it
@@ -1025,7 +1077,7 @@ static ssize_t simhba_stats_show(struct device *dev,
 
 	if (!lun)
 		return -ENODEV;
-	spin_lock_irqsave(&lun->lock, flags);
+	spin_lock_irqsave(&lun->host->lock, flags);
 	for (i = 0; i < lun->nmembers; i++) {
 		const struct simhba_stats *m = &lun->m[i].disk.st;
 
@@ -1045,7 +1097,7 @@ static ssize_t simhba_stats_show(struct device *dev,
 		for (j = 0; j < SIMHBA_QD_BUCKETS; j++)
 			s.qd_hist[j] += m->qd_hist[j];
 	}
-	spin_unlock_irqrestore(&lun->lock, flags);
+	spin_unlock_irqrestore(&lun->host->lock, flags);
 
 	n = sysfs_emit(buf,
 		       "commands %llu\nreads %llu\nwrites %llu\nflushes %llu\n"
@@ -1102,7 +1154,7 @@ static ssize_t simhba_model_show(struct device *dev,
 			  "cylinders %u\nheads %u\nrpm %u\nrot_ns %llu\n"
 			  "t2t_ns %u\navg_ns %u\nfull_ns %u\nhead_switch_ns %u\n"
 			  "outer_Bps %llu\ninner_Bps %llu\niface_mbps %u\n"
-			  "overhead_ns %u\nfw_ns %llu\nchannels %u\nread_ns %u\n"
+			  "overhead_ns %u\ncmd_ns %llu\nchannels %u\nread_ns %u\n"
 			  "write_ns %u\nchan_mbps %u\nra_kib %u\nwc_kib %u\n"
 			  "time_scale %u\n",
 			  p->kind == SIMHBA_SSD ? "ssd" : "hdd", lun->nmembers,
@@ -1111,7 +1163,7 @@ static ssize_t simhba_model_show(struct device *dev,
 			  p->full_ns, p->head_switch_ns,
 			  simhba_media_rate(d, 0),
 			  simhba_media_rate(d, d->capacity - 1), p->iface_mbps,
-			  p->overhead_ns, lun->host->fw_ns, d->nch, p->read_ns,
+			  p->overhead_ns, lun->host->cmd_ns, d->nch, p->read_ns,
 			  p->write_ns, p->chan_mbps, p->ra_kib, p->wc_kib,
 			  time_scale);
 }
@@ -1137,11 +1189,12 @@ static ssize_t simhba_wce_store(struct device *dev,
 		return -ENODEV;
 	if (kstrtouint(buf, 0, &v) || v > 1)
 		return -EINVAL;
-	spin_lock_irqsave(&lun->lock, flags);
+	spin_lock_irqsave(&lun->host->lock, flags);
+	host_advance(lun->host, model_now());
 	lun->wce = v;
 	for (i = 0; i < lun->nmembers; i++)
 		lun->m[i].disk.wce = v;
-	spin_unlock_irqrestore(&lun->lock, flags);
+	spin_unlock_irqrestore(&lun->host->lock, flags);
 	return count;
 }
 static DEVICE_ATTR_RW(simhba_wce);
@@ -1166,10 +1219,11 @@ static ssize_t simhba_ncq_depth_store(struct device *dev,
 		return -ENODEV;
 	if (kstrtouint(buf, 0, &v) || v < 1 || v > 256)
 		return -EINVAL;
-	spin_lock_irqsave(&lun->lock, flags);
+	spin_lock_irqsave(&lun->host->lock, flags);
+	host_advance(lun->host, model_now());
 	for (i = 0; i < lun->nmembers; i++)
 		lun->m[i].disk.depth = v;
-	spin_unlock_irqrestore(&lun->lock, flags);
+	spin_unlock_irqrestore(&lun->host->lock, flags);
 	return count;
 }
 static DEVICE_ATTR_RW(simhba_ncq_depth);
@@ -1230,9 +1284,48 @@ static ssize_t simhba_dma_bits_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(simhba_dma_bits);
 
+static ssize_t simhba_max_segs_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct simhba_host *h = to_simhba(class_to_shost(dev));
+
+	return sysfs_emit(buf, "%d\n", atomic_read(&h->max_segs));
+}
+static DEVICE_ATTR_RO(simhba_max_segs);
+
+/* The host's link, each way: rate, modelled busy time and bytes carried. */
+static ssize_t simhba_link_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct simhba_host *h = to_simhba(class_to_shost(dev));
+	struct simhba_link l[2];
+	unsigned long flags;
+	unsigned int i;
+	int n = 0;
+
+	if (!h->pers->link_mbps)
+		return sysfs_emit(buf, "none\n");
+	spin_lock_irqsave(&h->lock, flags);
+	l[0] = h->link[0];
+	l[1] = h->link[1];
+	spin_unlock_irqrestore(&h->lock, flags);
+	for (i = 0; i < 2; i++) {
+		if (i && !h->pers->full_duplex)
+			break;
+		n += sysfs_emit_at(buf, n, "%s mbps %u busy_ns %llu bytes %llu\n",
+				   h->pers->full_duplex ?
+				   (i ? "to_disk" : "to_host") : "both",
+				   l[i].mbps, l[i].busy_ns, l[i].bytes);
+	}
+	return n;
+}
+static DEVICE_ATTR_RO(simhba_link);
+
 static struct attribute *simhba_shost_attrs[] = {
 	&dev_attr_simhba_personality.attr,
 	&dev_attr_simhba_dma_bits.attr,
+	&dev_attr_simhba_max_segs.attr,
+	&dev_attr_simhba_link.attr,
 	&dev_attr_simhba_map_segs.attr.attr,
 	&dev_attr_simhba_map_bytes.attr.attr,
 	&dev_attr_simhba_bounce_segs.attr.attr,
@@ -1301,7 +1394,6 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 
 	lun->host = h;
 	lun->lun = idx;
-	spin_lock_init(&lun->lock);
 	INIT_LIST_HEAD(&lun->inflight);
 	xa_init(&lun->store);
 
@@ -1343,6 +1435,10 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 		m->disk.depth = lun->qdepth;
 		m->disk.age_ns = (u64)ncq_age_ms * NSEC_PER_MSEC;
 		m->disk.wce = lun->wce;
+		if (h->pers->link_mbps) {
+			m->disk.link[0] = &h->link[0];
+			m->disk.link[1] = &h->link[h->pers->full_duplex];
+		}
 		m->lun = lun;
 		hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 		m->timer.function = member_timer_fn;
@@ -1425,7 +1521,11 @@ static int simhba_host_create(int id)
 	h->pers = pers;
 	mutex_init(&h->eh_mutex);
 	h->dma_bits = pers->aac ? dma_bits : 64;
-	h->fw_ns = pers->aac ? (u64)fw_overhead_us * NSEC_PER_USEC : 0;
+	h->cmd_ns = (u64)(pers->aac ? fw_overhead_us : pers->cmd_us) *
+		    NSEC_PER_USEC;
+	spin_lock_init(&h->lock);
+	simhba_link_init(&h->link[0], pers->link_mbps);
+	simhba_link_init(&h->link[1], pers->link_mbps);
 	h->dev.parent = simhba_root;
 	h->dev.release = simhba_dev_release;
 	h->dev.dma_mask = &h->dma_mask;

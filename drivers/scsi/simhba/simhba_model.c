@@ -136,6 +136,10 @@ int simhba_disk_init(struct simhba_disk *d, const struct simhba_profile *p,
 	d->age_ns = 1000ULL * NSEC_PER_MSEC;
 	d->wce = p->wce;
 	INIT_LIST_HEAD(&d->queue);
+	INIT_LIST_HEAD(&d->done);
+	simhba_link_init(&d->own, p->iface_mbps);
+	d->link[0] = &d->own;
+	d->link[1] = &d->own;
 
 	if (p->kind == SIMHBA_SSD) {
 		if (!p->channels || p->channels > SIMHBA_MAX_CHANNELS ||
@@ -261,11 +265,66 @@ u64 simhba_media_rate(const struct simhba_disk *d, u64 lba)
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_media_rate);
 
+/* Time the disk's link to the host needs for @bytes, if it is free. */
 u64 simhba_xfer_ns(const struct simhba_disk *d, u64 bytes)
 {
-	return div_u64(bytes * 1000, d->p.iface_mbps);
+	return div_u64(bytes * 1000, d->link[0]->mbps);
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_xfer_ns);
+
+void simhba_link_init(struct simhba_link *l, u32 mbps)
+{
+	memset(l, 0, sizeof(*l));
+	l->mbps = mbps;
+	INIT_LIST_HEAD(&l->busy);
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_link_init);
+
+/*
+ * Carry @op's data over the link in direction @dir (0 to the host, 1 to
+ * the disk) in the earliest gap that starts at @earliest or later; returns
+ * when the transfer ends.  Decisions come in model-time order (the owner
+ * advances every disk that shares the link before it hands anything over),
+ * so the first decided is the first served.
+ */
+static u64 link_xfer(struct simhba_disk *d, struct simhba_op *op, int dir,
+		     u64 earliest)
+{
+	struct simhba_link *l = d->link[dir];
+	u64 bytes = (u64)op->nsect * SIMHBA_SECTOR;
+	u64 ns = div_u64(bytes * 1000, l->mbps), s = earliest;
+	struct list_head *pos = &l->busy;
+	struct simhba_op *x;
+
+	list_for_each_entry(x, &l->busy, lnode) {
+		if (x->lend <= s)
+			continue;
+		if (x->lstart >= s + ns) {
+			pos = &x->lnode;
+			break;
+		}
+		s = x->lend;
+	}
+	op->lstart = s;
+	op->lend = s + ns;
+	list_add_tail(&op->lnode, pos);
+	l->busy_ns += ns;
+	l->bytes += bytes;
+	return op->lend;
+}
+
+/*
+ * A read's data goes to the host as it comes: the transfer starts once
+ * the first sector is there (@first) and ends no earlier than the last one
+ * (@last).
+ */
+static u64 link_read(struct simhba_disk *d, struct simhba_op *op, u64 first,
+		     u64 last)
+{
+	u64 ns = simhba_xfer_ns(d, (u64)op->nsect * SIMHBA_SECTOR);
+
+	return link_xfer(d, op, 0, max(first, last > ns ? last - ns : 0));
+}
 
 /* Where the read-ahead stream has got to at time @t. */
 static u64 ra_pos(const struct simhba_disk *d, u64 t)
@@ -450,13 +509,16 @@ static u64 position_ns(const struct simhba_disk *d, u64 lba, u64 t)
 
 /*
  * Move the head to @lba, leaving at @t, and pass @nsect sectors under it;
- * returns when the last one has passed.
+ * returns when the last one has passed, and in *@first when the first one
+ * came under the head.
  */
-static u64 media_access(struct simhba_disk *d, u64 lba, u32 nsect, u64 t)
+static u64 media_access(struct simhba_disk *d, u64 lba, u32 nsect, u64 t,
+			u64 *first)
 {
 	u32 cyl, head, sect, spt, dist;
 
 	t += position_ns(d, lba, t);
+	*first = t;
 	lba_to_chs(d, lba, &cyl, &head, &sect, &spt);
 	dist = cyl > d->cyl ? cyl - d->cyl : d->cyl - cyl;
 	if (dist) {
@@ -503,12 +565,12 @@ static u64 destage(struct simhba_disk *d, u64 t)
 {
 	struct simhba_extent x;
 	u32 n;
-	u64 fin;
+	u64 fin, first;
 
 	ra_stop(d, t);
 	x = d->wc[destage_pick(d, t)];
 	n = min_t(u32, x.nsect, SIMHBA_DESTAGE_MAX);
-	fin = media_access(d, x.lba, n, t);
+	fin = media_access(d, x.lba, n, t, &first);
 	wc_clean(d, x.lba, x.lba + n);
 	d->st.destages++;
 	d->st.destage_bytes += (u64)n * SIMHBA_SECTOR;
@@ -530,12 +592,22 @@ static void destage_idle(struct simhba_disk *d, u64 now)
 		t = destage(d, t);
 }
 
+/*
+ * A flash channel reads (latency, then the channel transfer) and the data
+ * crosses the link as it comes; a write crosses the link, then the channel
+ * programs it.
+ */
 static u64 service_ssd(struct simhba_disk *d, struct simhba_op *op, u64 start)
 {
+	u64 chan = div_u64((u64)op->nsect * SIMHBA_SECTOR * 1000,
+			   d->p.chan_mbps);
+	u64 first = start + d->p.read_ns;
+
 	if (op->flush)
 		return start + d->p.write_ns;
-	return start + (op->write ? d->p.write_ns : d->p.read_ns) +
-	       div_u64((u64)op->nsect * SIMHBA_SECTOR * 1000, d->p.chan_mbps);
+	if (!op->write)
+		return link_read(d, op, first, first + chan);
+	return max(link_xfer(d, op, 1, start), start + chan) + d->p.write_ns;
 }
 
 /*
@@ -548,8 +620,7 @@ static u64 service_ssd(struct simhba_disk *d, struct simhba_op *op, u64 start)
 static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 		       u64 start)
 {
-	u64 xfer = simhba_xfer_ns(d, (u64)op->nsect * SIMHBA_SECTOR);
-	u64 t = max(now, d->busy_end), m;
+	u64 t = max(now, d->busy_end), m, first;
 
 	if (op->flush) {
 		/* SYNCHRONIZE CACHE: every dirty extent goes to the media. */
@@ -559,53 +630,65 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 	}
 
 	if (op->write) {
+		u64 in = link_xfer(d, op, 1, start);
+
 		if (d->ra_valid && op->lba < d->ra_limit &&
 		    op->lba + op->nsect > d->ra_lba)
 			d->ra_valid = false;
 		if (wc_write(d, op)) {
-			u64 room = start;
+			u64 room = 0;
 
 			/* A full cache makes the write wait for write-backs. */
-			if (!wc_fits(d, op)) {
-				while (!wc_fits(d, op))
-					t = destage(d, t);
+			while (!wc_fits(d, op)) {
+				t = destage(d, t);
 				room = t;
 			}
 			wc_insert(d, op->lba, op->nsect);
 			d->st.wc_hits++;
-			return max(start + xfer, room);
+			return max(in, room);
 		}
 		wc_clean(d, op->lba, op->lba + op->nsect);
-	} else if (ra_hit(d, op)) {
+		/* the media write follows the data as it comes in */
+		t = max(start, d->busy_end);
+		head_sync(d, t);
+		m = media_access(d, op->lba, op->nsect, t, &first);
+		head_busy(d, t, m);
+		d->ra_valid = false;
+		return max(m, in);
+	}
+
+	if (ra_hit(d, op)) {
 		u64 avail = ra_pos(d, start);
 		u64 end = op->lba + op->nsect;
-		u64 fin = start + xfer;
 
 		if (avail >= d->ra_limit && !d->ra_frozen) {
 			/* The segment had filled up: streaming resumes. */
 			d->ra_lba = d->ra_limit;
 			d->ra_t0 = max(start, d->busy_end) + d->rot_ns / 2;
 		}
+		first = start;
+		if (op->lba >= avail)
+			first = d->ra_t0 + (op->lba - d->ra_lba) * d->ra_tsec;
+		m = start;
 		if (end > avail) {
 			/* The command waits for the head to read the rest. */
 			m = d->ra_t0 + (end - d->ra_lba) * d->ra_tsec;
 			head_busy(d, max(start, d->busy_end), m);
-			fin = max(fin, m + simhba_xfer_ns(d, SIMHBA_SECTOR));
 		}
 		if (!d->ra_frozen)
 			d->ra_limit = min(max(d->ra_limit,
 					      end + (u64)d->p.ra_kib * 2),
 					  d->capacity);
 		d->st.ra_hits++;
-		return fin;
+		return link_read(d, op, max(start, first), m);
 	}
 
-	/* Media access, once the head is free. */
+	/* Media read, once the head is free. */
 	t = max(start, d->busy_end);
 	head_sync(d, t);
-	m = media_access(d, op->lba, op->nsect, t);
+	m = media_access(d, op->lba, op->nsect, t, &first);
 	head_busy(d, t, m);
-	if (!op->write && d->p.ra_kib) {
+	if (d->p.ra_kib) {
 		u32 cyl, head, sect, spt;
 
 		lba_to_chs(d, op->lba + op->nsect - 1, &cyl, &head, &sect, &spt);
@@ -618,7 +701,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 	} else {
 		d->ra_valid = false;
 	}
-	return max(m, t + xfer);
+	return link_read(d, op, first, m);
 }
 
 void simhba_disk_enqueue(struct simhba_disk *d, struct simhba_op *op,
@@ -629,6 +712,8 @@ void simhba_disk_enqueue(struct simhba_disk *d, struct simhba_op *op,
 	op->enq = now;
 	op->arrive = now + d->p.overhead_ns + extra_ns;
 	op->finish = 0;
+	op->queued = true;
+	INIT_LIST_HEAD(&op->lnode);
 	list_add_tail(&op->node, &d->queue);
 	d->nqueue++;
 	for (i = 0; i < d->nch; i++)
@@ -695,6 +780,7 @@ static void start_next(struct simhba_disk *d, u32 i, u64 now)
 	head_sync(d, now);
 	op = pick(d, now);
 	list_del_init(&op->node);
+	op->queued = false;
 	d->nqueue--;
 	start = max(now, op->arrive);
 	if (d->p.kind == SIMHBA_SSD) {
@@ -723,11 +809,16 @@ static void start_next(struct simhba_disk *d, u32 i, u64 now)
 	d->ch_until[i] = fin;
 }
 
-/* Start queued operations on the idle channels; @now is the hand-over time. */
+/*
+ * Start queued operations on the idle channels at @now, the hand-over
+ * time, once everything that finished by then has made room.
+ */
 void simhba_disk_dispatch(struct simhba_disk *d, u64 now)
 {
 	u32 i;
 
+	while (simhba_disk_next_event(d) <= now)
+		simhba_disk_step(d);
 	for (i = 0; i < d->nch && d->nqueue; i++)
 		if (!d->ch_busy[i])
 			start_next(d, i, now);
@@ -746,42 +837,78 @@ u64 simhba_disk_next_event(const struct simhba_disk *d)
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_next_event);
 
-/*
- * Take the operation that finished first off its channel, and start the
- * channel's next one at that finish time (or when the next one was handed
- * over, if later), not at @now.  Returns false when none has finished by
- * @now; *op is NULL for an operation that was cancelled.  Called in a loop,
- * it replays in model-time order everything that happened up to @now.
- */
-bool simhba_disk_reap(struct simhba_disk *d, u64 now, struct simhba_op **op)
+/* When the next finished operation is due to its owner. */
+u64 simhba_disk_next_delivery(const struct simhba_disk *d)
 {
-	struct simhba_op *head;
+	if (!list_empty(&d->done))
+		return list_first_entry(&d->done, struct simhba_op, node)->finish;
+	return simhba_disk_next_event(d);
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_disk_next_delivery);
+
+/*
+ * The operation that finishes first leaves its channel for the done list,
+ * and the channel starts its next one at that finish time (or when the
+ * next one was handed over, if later).  Stepping every disk that shares a
+ * link in the order of their next events replays them in model time.
+ */
+void simhba_disk_step(struct simhba_disk *d)
+{
+	struct simhba_op *op, *head;
 	u32 i, first = d->nch;
 	u64 t;
 
 	for (i = 0; i < d->nch; i++)
-		if (d->ch_busy[i] && d->ch_until[i] <= now &&
+		if (d->ch_busy[i] &&
 		    (first == d->nch || d->ch_until[i] < d->ch_until[first]))
 			first = i;
 	if (first == d->nch)
-		return false;
+		return;
 	t = d->ch_until[first];
+	op = d->ch_op[first];
 	d->ch_busy[first] = false;
-	*op = d->ch_op[first];
 	d->ch_op[first] = NULL;
+	if (op)
+		list_add_tail(&op->node, &d->done);
 	if (d->nqueue) {
 		head = list_first_entry(&d->queue, struct simhba_op, node);
 		start_next(d, first, max(t, head->enq));
 	}
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_disk_step);
+
+static void op_unlink(struct simhba_op *op)
+{
+	if (!list_empty(&op->lnode))
+		list_del_init(&op->lnode);
+}
+
+/*
+ * Take the next finished operation, in finishing order, once everything
+ * up to @now has happened.  Returns false when none has finished by @now.
+ */
+bool simhba_disk_reap(struct simhba_disk *d, u64 now, struct simhba_op **op)
+{
+	while (simhba_disk_next_event(d) <= now)
+		simhba_disk_step(d);
+	if (list_empty(&d->done))
+		return false;
+	*op = list_first_entry(&d->done, struct simhba_op, node);
+	list_del_init(&(*op)->node);
+	op_unlink(*op);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_reap);
 
-/* Forget @op; a channel serving it stays busy until its finish time. */
+/*
+ * Forget @op, wherever it is; a channel serving it stays busy until its
+ * finish time.  The owner advances the disk to the present first.
+ */
 void simhba_disk_cancel(struct simhba_disk *d, struct simhba_op *op)
 {
 	u32 i;
 
+	op_unlink(op);
 	for (i = 0; i < d->nch; i++) {
 		if (d->ch_op[i] == op) {
 			d->ch_op[i] = NULL;
@@ -790,14 +917,17 @@ void simhba_disk_cancel(struct simhba_disk *d, struct simhba_op *op)
 	}
 	if (!list_empty(&op->node)) {
 		list_del_init(&op->node);
-		d->nqueue--;
+		if (op->queued)
+			d->nqueue--;
+		op->queued = false;
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_cancel);
 
 bool simhba_disk_idle(const struct simhba_disk *d)
 {
-	return !d->nqueue && simhba_disk_next_event(d) == U64_MAX;
+	return !d->nqueue && list_empty(&d->done) &&
+	       simhba_disk_next_event(d) == U64_MAX;
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_idle);
 

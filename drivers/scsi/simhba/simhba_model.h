@@ -66,14 +66,31 @@ struct simhba_zone {
 	u32 spt;
 };
 
+/*
+ * A link carries the data between the host and its disks: an Ultra320 bus
+ * or a Fibre Channel port shared by a host's disks, or a disk's own SATA
+ * link.  Transfers take it one at a time, each in the earliest gap from
+ * when its data can move; a full-duplex link is one simhba_link per
+ * direction.
+ */
+struct simhba_link {
+	u32 mbps;		/* 10^6 bytes/s */
+	struct list_head busy;	/* reserved transfers, by start time */
+	u64 busy_ns;		/* statistics */
+	u64 bytes;
+};
+
 /* One operation on one disk (a command, or a RAID0 member piece of one). */
 struct simhba_op {
-	struct list_head node;
+	struct list_head node;	/* the disk's queue, then its done list */
+	struct list_head lnode;	/* its transfer on a link */
+	u64 lstart, lend;
 	u64 lba;
 	u32 nsect;
 	bool write;
 	bool fua;
 	bool flush;
+	bool queued;		/* on the disk's queue, not started */
 	u64 enq;		/* model ns at which the host handed it over */
 	u64 arrive;		/* model ns at which the firmware may start it */
 	u64 finish;		/* model ns of its completion, once dispatched */
@@ -126,6 +143,9 @@ struct simhba_disk {
 	bool ch_busy[SIMHBA_MAX_CHANNELS];
 	struct simhba_op *ch_op[SIMHBA_MAX_CHANNELS];
 	u64 ch_until[SIMHBA_MAX_CHANNELS];
+	struct list_head done;		/* finished, not yet reaped */
+	struct simhba_link own;		/* the disk's own interface */
+	struct simhba_link *link[2];	/* to the host, to the disk */
 	u64 busy_end;			/* the mechanism is free from here */
 	u64 seq_lba;			/* sector after the last media access */
 	u64 seq_t;			/* when that access ended */
@@ -157,10 +177,13 @@ u64 simhba_media_rate(const struct simhba_disk *d, u64 lba);
 u32 simhba_lba_to_cyl(const struct simhba_disk *d, u64 lba);
 u64 simhba_xfer_ns(const struct simhba_disk *d, u64 bytes);
 
+void simhba_link_init(struct simhba_link *l, u32 mbps);
 void simhba_disk_enqueue(struct simhba_disk *d, struct simhba_op *op,
 			 u64 now, u64 extra_ns);
 void simhba_disk_dispatch(struct simhba_disk *d, u64 now);
 u64 simhba_disk_next_event(const struct simhba_disk *d);
+u64 simhba_disk_next_delivery(const struct simhba_disk *d);
+void simhba_disk_step(struct simhba_disk *d);
 bool simhba_disk_reap(struct simhba_disk *d, u64 now, struct simhba_op **op);
 void simhba_disk_cancel(struct simhba_disk *d, struct simhba_op *op);
 bool simhba_disk_idle(const struct simhba_disk *d);
