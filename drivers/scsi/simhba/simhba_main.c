@@ -24,6 +24,7 @@
 #include <linux/xarray.h>
 #include <linux/highmem.h>
 #include <linux/scatterlist.h>
+#include <linux/swiotlb.h>
 #include <linux/debugfs.h>
 #include <linux/rcupdate.h>
 #include <linux/log2.h>
@@ -361,42 +362,46 @@ static void store_free(struct simhba_lun *lun)
 /*
  * Move the data of a mapped command the way the adapter would: through the
  * DMA addresses, i.e. out of or into the swiotlb bounce slots when the DMA
- * API bounced a segment.  With an IOMMU in the way (DMA addresses that are
- * not physical ones) fall back to the CPU addresses of the scatterlist.
+ * API bounced a segment, and no more than the command's @len bytes.  With
+ * an IOMMU in the way (DMA addresses that are not physical ones) fall back
+ * to the CPU addresses of the scatterlist.
  */
 static int simhba_move_data(struct simhba_host *h, struct scsi_cmnd *sc,
-			    int nseg, u64 lba, bool write)
+			    int nseg, u64 lba, u64 len, bool write)
 {
 	struct device *dev = &h->dev;
 	bool direct = !get_dma_ops(dev);
 	struct simhba_lun *lun = sc->device->hostdata;
-	u64 pos = lba * SIMHBA_SECTOR;
 	int i, err = 0, most = atomic_read(&h->max_segs);
+	u64 pos = lba * SIMHBA_SECTOR;
 	struct scatterlist *sg;
 
 	while (nseg > most && !atomic_try_cmpxchg(&h->max_segs, &most, nseg))
 		;
 	for_each_sg(scsi_sglist(sc), sg, nseg, i) {
-		unsigned int len = sg_dma_len(sg);
+		unsigned int n = min_t(u64, sg_dma_len(sg), len);
 		void *va;
 
+		if (!n)
+			break;
 		atomic64_inc(&h->map_segs);
-		atomic64_add(len, &h->map_bytes);
+		atomic64_add(n, &h->map_bytes);
 		if (direct) {
 			phys_addr_t pa = dma_to_phys(dev, sg_dma_address(sg));
 
-			if (pa != sg_phys(sg)) {
+			if (swiotlb_find_pool(dev, pa)) {
 				atomic64_inc(&h->bounce_segs);
-				atomic64_add(len, &h->bounce_bytes);
+				atomic64_add(n, &h->bounce_bytes);
 			}
 			va = phys_to_virt(pa);
 		} else {
 			va = sg_virt(sg);
 		}
-		store_copy(lun, pos, va, len, write, &err);
+		store_copy(lun, pos, va, n, write, &err);
 		if (err)
 			return err;
-		pos += len;
+		pos += n;
+		len -= n;
 	}
 	return 0;
 }
@@ -462,7 +467,7 @@ static void member_arm(struct simhba_member *m)
 
 	if (next != U64_MAX)
 		hrtimer_start(&m->timer, ktime_add_ns(model_to_ktime(next), lag),
-			      HRTIMER_MODE_ABS_SOFT);
+			      HRTIMER_MODE_ABS_HARD);
 }
 
 static enum hrtimer_restart member_timer_fn(struct hrtimer *t)
@@ -514,7 +519,7 @@ static int simhba_quick(struct scsi_cmnd *sc, struct simhba_lun *lun)
 
 	c->kind = SIMHBA_CMD_QUICK;
 	hrtimer_start(&c->timer, model_to_ktime(model_now() + ovh),
-		      HRTIMER_MODE_ABS_SOFT);
+		      HRTIMER_MODE_ABS_HARD);
 	return 0;
 }
 
@@ -781,6 +786,17 @@ static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
 	}
 	if (!n)
 		return simhba_quick(sc, lun);
+	/*
+	 * The buffer must hold what the CDB asks for (SG_IO can pass any
+	 * pair): a shorter one is a data overrun, which an adapter reports as
+	 * an error; of a longer one the CDB's length moves and the rest is
+	 * the residue.
+	 */
+	if ((u64)n * SIMHBA_SECTOR > scsi_bufflen(sc)) {
+		sc->result = DID_ERROR << 16;
+		return simhba_quick(sc, lun);
+	}
+	scsi_set_resid(sc, scsi_bufflen(sc) - n * SIMHBA_SECTOR);
 
 	if (atomic_add_unless(&lun->busy_next, -1, 0)) {
 		atomic64_inc(&lun->busies);
@@ -795,7 +811,7 @@ static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
 	}
 	c->mapped = true;
 
-	err = simhba_move_data(h, sc, nseg, lba, write);
+	err = simhba_move_data(h, sc, nseg, lba, (u64)n * SIMHBA_SECTOR, write);
 	if (err == -ENOMEM) {
 		/* no page without sleeping just now: the midlayer retries */
 		scsi_dma_unmap(sc);
@@ -1054,7 +1070,7 @@ static int simhba_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 
 	INIT_LIST_HEAD(&c->node);
 	INIT_LIST_HEAD(&c->done);
-	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 	c->timer.function = cmd_timer_fn;
 	return 0;
 }
@@ -1440,7 +1456,7 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 			m->disk.link[1] = &h->link[h->pers->full_duplex];
 		}
 		m->lun = lun;
-		hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+		hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 		m->timer.function = member_timer_fn;
 	}
 
