@@ -4,8 +4,11 @@
 # at the outer and the inner zone and random 4 KiB read IOPS at QD1 and
 # QD32, each next to the model's analytic expectation and the ratio.
 #
-# Expectations, from the parameters in simhba_model:
-#   sequential (disk)   zone media rate, times the members for raid0
+# Expectations: for a disk, the named drive's datasheet (simhba_model's
+# spec_* and avg_ns are its published figures, not derived from the
+# model's geometry); for the ssd, from its parameters:
+#   sequential (disk)   the datasheet's sustained rate at the outer and
+#                       inner zone, times the members for raid0
 #   sequential (ssd)    bs / (overhead + read latency + bs / channel rate)
 #   random QD1 (disk)   1 / (average seek + half a revolution)
 #   random QD1 (ssd)    1 / (overhead + read latency + 4 KiB / channel rate)
@@ -44,8 +47,8 @@ for p in u320-10k sata-7200 ssd raid0; do
 	members=$(model "$d" members)
 	ovh=$(model "$d" overhead_ns)
 	if [ "$kind" = hdd ]; then
-		e_outer=$(awk -v r="$(model "$d" outer_Bps)" -v m="$members" 'BEGIN { printf "%.2f", r * m / 1e6 }')
-		e_inner=$(awk -v r="$(model "$d" inner_Bps)" -v m="$members" 'BEGIN { printf "%.2f", r * m / 1e6 }')
+		e_outer=$(awk -v r="$(model "$d" spec_outer_Bps)" -v m="$members" 'BEGIN { printf "%.2f", r * m / 1e6 }')
+		e_inner=$(awk -v r="$(model "$d" spec_inner_Bps)" -v m="$members" 'BEGIN { printf "%.2f", r * m / 1e6 }')
 		e_qd1=$(awk -v a="$(model "$d" avg_ns)" -v t="$(model "$d" rot_ns)" 'BEGIN { printf "%.1f", 1e9 / (a + t / 2) }')
 		e_qd32=null
 	else

@@ -1169,7 +1169,10 @@ static ssize_t simhba_model_show(struct device *dev,
 			  "capacity_sectors %llu\nmember_sectors %llu\n"
 			  "cylinders %u\nheads %u\nrpm %u\nrot_ns %llu\n"
 			  "t2t_ns %u\navg_ns %u\nfull_ns %u\nhead_switch_ns %u\n"
-			  "outer_Bps %llu\ninner_Bps %llu\niface_mbps %u\n"
+			  "outer_Bps %llu\ninner_Bps %llu\n"
+			  "outer_sustained_Bps %llu\ninner_sustained_Bps %llu\n"
+			  "spec_outer_Bps %llu\nspec_inner_Bps %llu\n"
+			  "knee_ns %llu\niface_mbps %u\n"
 			  "overhead_ns %u\ncmd_ns %llu\nchannels %u\nread_ns %u\n"
 			  "write_ns %u\nchan_mbps %u\nra_kib %u\nwc_kib %u\n"
 			  "time_scale %u\n",
@@ -1178,7 +1181,11 @@ static ssize_t simhba_model_show(struct device *dev,
 			  p->heads, p->rpm, d->rot_ns, p->t2t_ns, p->avg_ns,
 			  p->full_ns, p->head_switch_ns,
 			  simhba_media_rate(d, 0),
-			  simhba_media_rate(d, d->capacity - 1), p->iface_mbps,
+			  simhba_media_rate(d, d->capacity - 1),
+			  simhba_sustained_rate(d, 0),
+			  simhba_sustained_rate(d, d->capacity - 1),
+			  p->spec_outer_kbps * 1000ULL, p->spec_inner_kbps * 1000ULL,
+			  d->knee_ns, p->iface_mbps,
 			  p->overhead_ns, lun->host->cmd_ns, d->nch, p->read_ns,
 			  p->write_ns, p->chan_mbps, p->ra_kib, p->wc_kib,
 			  time_scale);

@@ -40,7 +40,7 @@ struct simhba_profile {
 	u32 heads;
 	u32 nzones;
 	struct simhba_zone_spec zones[SIMHBA_MAX_ZONES];
-	u32 t2t_ns;		/* track-to-track seek */
+	u32 t2t_ns;		/* track-to-track seek, also the cylinder switch */
 	u32 avg_ns;		/* average seek (distance = 1/3 of the stroke) */
 	u32 full_ns;		/* full-stroke seek */
 	u32 head_switch_ns;
@@ -56,6 +56,9 @@ struct simhba_profile {
 	u32 ra_kib;		/* read-ahead segment size */
 	u32 wc_kib;		/* write-back cache size */
 	bool wce;		/* write cache enabled by default */
+	/* the named drive's published sustained rates, for the tests */
+	u32 spec_outer_kbps;	/* 10^3 bytes/s */
+	u32 spec_inner_kbps;
 };
 
 struct simhba_zone {
@@ -64,6 +67,8 @@ struct simhba_zone {
 	u32 first_cyl;
 	u32 ncyl;
 	u32 spt;
+	u32 hskew;		/* sectors of skew across a head switch */
+	u32 cskew;		/* and across a cylinder switch */
 };
 
 /*
@@ -128,6 +133,7 @@ struct simhba_disk {
 	struct simhba_zone zone[SIMHBA_MAX_ZONES];
 	u64 rot_ns;
 	u32 knee;			/* end of the square-root seek regime */
+	u64 knee_ns;			/* seek time there: the mean is avg_ns */
 
 	/* tunables */
 	u32 depth;			/* firmware reordering window */
@@ -147,8 +153,6 @@ struct simhba_disk {
 	struct simhba_link own;		/* the disk's own interface */
 	struct simhba_link *link[2];	/* to the host, to the disk */
 	u64 busy_end;			/* the mechanism is free from here */
-	u64 seq_lba;			/* sector after the last media access */
-	u64 seq_t;			/* when that access ended */
 
 	/* read-ahead segment: streaming started at ra_lba at time ra_t0 */
 	bool ra_valid;
@@ -174,6 +178,7 @@ int simhba_disk_init(struct simhba_disk *d, const struct simhba_profile *p,
 		     u64 capacity);
 u64 simhba_seek_ns(const struct simhba_disk *d, u32 dist);
 u64 simhba_media_rate(const struct simhba_disk *d, u64 lba);
+u64 simhba_sustained_rate(const struct simhba_disk *d, u64 lba);
 u32 simhba_lba_to_cyl(const struct simhba_disk *d, u64 lba);
 u64 simhba_xfer_ns(const struct simhba_disk *d, u64 bytes);
 
