@@ -16,7 +16,9 @@ SHELL := /bin/bash
 LAB := scripts/lab
 
 # KERNEL selects the variant for kernel/boot/bench.  "make test" boots the
-# default kernel and then the debug kernel, unless KERNEL or KERNELS is given.
+# default kernel, then the debug kernel, then the default kernel again on
+# the instruction-counted clock ("icount", for tests/icount-tests), unless
+# KERNEL is given.
 # "make bench KERNELS=a,b" names kernel configurations to compare
 # (scripts/lab/experiments/kernels).
 KERNEL ?= default
@@ -24,7 +26,7 @@ export KERNEL
 ifeq ($(origin KERNEL),command line)
 TEST_KERNELS := $(KERNEL)
 else
-TEST_KERNELS := default debug
+TEST_KERNELS := default debug icount
 endif
 
 .PHONY: all help deps kernel test run bench series boot soak soak-args clean distclean
@@ -39,7 +41,8 @@ kernel: deps
 	$(LAB)/build.sh
 
 test: deps
-	@set -e; for k in $(TEST_KERNELS); do KERNEL=$$k $(LAB)/build.sh; done
+	@set -e; for k in $(sort $(patsubst icount,default,$(TEST_KERNELS))); do \
+		KERNEL=$$k $(LAB)/build.sh; done
 	KERNELS="$(TEST_KERNELS)" $(LAB)/test.sh $(T)
 
 run: deps

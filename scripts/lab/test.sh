@@ -8,8 +8,9 @@
 #
 #   test.sh [FILTER...]      FILTER: a group ("block") or a test ("block/002")
 #
-# KERNELS (default: "$KERNEL") names the variants to boot, LAB_MEM/LAB_CPUS
-# size the guest, SUITE_TIMEOUT (s) bounds each boot.
+# KERNELS (default: "$KERNEL") names the variants to boot ("icount" is the
+# default kernel on the instruction-counted clock), LAB_MEM/LAB_CPUS size
+# the guest, SUITE_TIMEOUT (s) bounds each boot.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -34,15 +35,30 @@ match()
 sets=()
 status=0
 start=$(date +%s)
+# list FILE: the tests a list file names, one a line, comments left out
+list()
+{
+	grep -v '^#' "$LAB_TOP/tests/$1" | awk 'NF { print $1 }' | tr '\n' ' '
+}
+
 for k in $kernels; do
 	# Unless filtered, the debug kernel runs blk26's KUnit suites, the
 	# tests of tests/debug-tests (the paths lockdep and KASAN must watch:
 	# scheduler switches, timeouts, error handling, resets, unloads) and
-	# the kmemleak scan.  DEBUG_TESTS="all" (or groups) runs more.
+	# the kmemleak scan.  DEBUG_TESTS="all" (or groups) runs more.  The
+	# icount variant boots the default kernel on the instruction-counted
+	# clock for the tests of tests/icount-tests, which measure time.
 	kf=("${filters[@]}")
+	kern=$k
+	accel=${LAB_ACCEL:-}
 	if [ "$k" = debug ] && [ "${filters[*]}" = all ]; then
-		read -r -a kf <<<"${DEBUG_TESTS:-$(grep -v '^#' "$LAB_TOP/tests/debug-tests" | awk 'NF { print $1 }' | tr '\n' ' ')}"
+		read -r -a kf <<<"${DEBUG_TESTS:-$(list debug-tests)}"
 		[ ${#kf[@]} -gt 0 ] || kf=(kunit)
+	fi
+	if [ "$k" = icount ]; then
+		kern=default
+		accel=icount
+		[ "${filters[*]}" != all ] || read -r -a kf <<<"$(list icount-tests)"
 	fi
 	# Every KUnit suite of tests/kunit-suites must report (tests/run loads
 	# the KUnit modules in every boot).
@@ -54,7 +70,7 @@ for k in $kernels; do
 		continue
 	fi
 	log "KERNEL=$k: booting the guest suite (${kf[*]})"
-	KERNEL=$k LAB_QUIET=${LAB_QUIET-1} "$LAB_DIR/boot.sh" \
+	KERNEL=$kern LAB_ACCEL=$accel LAB_QUIET=${LAB_QUIET-1} "$LAB_DIR/boot.sh" \
 		-m "${LAB_MEM:-4096}" -c "${LAB_CPUS:-2}" \
 		-t "${SUITE_TIMEOUT:-2400}" -o "$out/$k" -- tests/run "${kf[@]}"
 	rc=$?
