@@ -16,10 +16,15 @@
 #
 # LAB_ACCEL picks the accelerator: auto (default: KVM when a short probe
 # boots, else TCG), kvm, tcg, or icount: TCG with an instruction counter
-# for a clock (-icount shift=0,sleep=off; a guest nanosecond is one
+# for a clock (-icount shift=N,sleep=off; 2^N guest nanoseconds per
 # instruction of any vCPU, the vCPUs take turns on one host thread), so
-# CPU-bound rates are repeatable whatever else the host runs.  The guest
-# finds the choice in /proc/cmdline as blk26.accel=.
+# CPU-bound rates are repeatable whatever else the host runs.
+# LAB_ICOUNT_SHIFT=N (0 to 10, default 0: one instruction per nanosecond)
+# slows that virtual CPU down by 2^N; it only applies to icount.  Under
+# icount QEMU's own random numbers (RDRAND) come from LAB_SEED (default 1,
+# QEMU's -seed).  The guest finds the choices in /proc/cmdline as
+# blk26.accel= and blk26.icount_shift=.  make bench boots with icount;
+# boot.sh alone, and so make test, keeps auto.
 #
 # Exit status: the command's, or 124 on timeout, 125 when the guest died
 # before the command finished, 126 when the kernel reported a splat (oops,
@@ -33,7 +38,7 @@ tmo=${LAB_TIMEOUT:-600}
 append=${LAB_APPEND:-}
 ndisks=${LAB_DISKS:-2}
 outdir=
-usage() { sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while getopts m:c:t:a:d:o:h opt; do
 	case $opt in
 	m) mem=$OPTARG ;;
@@ -52,6 +57,11 @@ for v in "$mem" "$cpus" "$tmo" "$ndisks"; do
 done
 [ "$mem" -ge 256 ] || die "-m $mem: the guest needs at least 256 MB"
 [ "$cpus" -ge 1 ] || die "-c $cpus: at least one CPU"
+shift_n=${LAB_ICOUNT_SHIFT:-0}
+[[ $shift_n =~ ^([0-9]|10)$ ]] ||
+	die "LAB_ICOUNT_SHIFT=$shift_n: use an integer from 0 to 10 (2^N ns per guest instruction; 0, one per ns, is the fastest; QEMU's shift=auto follows the host's speed and is not repeatable)"
+seed=${LAB_SEED:-1}
+[[ $seed =~ ^[0-9]{1,9}$ ]] || die "LAB_SEED=$seed: use a non-negative integer"
 
 need_cmd qemu-system-x86_64 qemu-system-x86
 need_cmd timeout coreutils
@@ -108,7 +118,11 @@ esac
 if [ "$accel" = kvm ]; then
 	qaccel=(-accel kvm -cpu host)
 elif [ "$accel" = icount ]; then
-	qaccel=(-accel tcg -icount shift=0,sleep=off -cpu max)
+	# sleep=off: an idle guest's clock jumps to its next timer.  No
+	# align=on: it would only slow a guest that runs ahead of the host's
+	# clock, which a 1 GIPS guest under TCG does not do (and QEMU refuses
+	# it with sleep=off).
+	qaccel=(-accel tcg -icount shift=$shift_n,sleep=off -cpu max -seed "$seed")
 else
 	qaccel=(-accel tcg,thread=multi -cpu max)
 fi
@@ -133,9 +147,13 @@ cmdline+=" init=$LAB_DIR/guest-init panic=-1 oops=panic"
 # Under TCG a vCPU is a host thread that may not run for seconds on a busy
 # host: RCU stall warnings are then noise, and real hangs hit the timeout.
 cmdline+=" rcupdate.rcu_cpu_stall_suppress=1"
-cmdline+=" blk26.modroot=$KMOD blk26.keep=$LAB_TOP,$BUILD blk26.accel=$accel $append"
+cmdline+=" blk26.modroot=$KMOD blk26.keep=$LAB_TOP,$BUILD blk26.accel=$accel"
+[ "$accel" != icount ] || cmdline+=" blk26.icount_shift=$shift_n"
+cmdline+=" $append"
 
-log "booting $rel ($accel, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
+clock=$accel
+[ "$accel" != icount ] || clock="icount shift=$shift_n"
+log "booting $rel ($clock, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
 set +e
 timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
 	-smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults \
