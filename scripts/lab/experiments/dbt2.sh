@@ -139,7 +139,7 @@ for bits in 32 64; do
 			b0=$(host_counter "$host" bounce_segs); y0=$(host_counter "$host" bounce_bytes)
 			k0=$(vmstat_blocks); s0=$(bench_stat); t0=$(bench_now)
 			(cd "$TEST_TMP" && asuser $pgbin/pgbench -h /tmp -U postgres -n -c $clients -j 2 \
-				-T "$secs" --max-tries=10 -D W=$W -D C=$C -D I=$I \
+				-T "$secs" --max-tries=10 --random-seed="$BENCH_SEED" -D W=$W -D C=$C -D I=$I \
 				-f new_order.sql@45 -f payment.sql@43 -f order_status.sql@4 \
 				-f delivery.sql@4 -f stock_level.sql@4 postgres) \
 				>"$TEST_TMP/pgbench.out" 2>&1

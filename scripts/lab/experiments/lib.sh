@@ -16,6 +16,13 @@
 # the experiment's name, or NAME.PART when run sets BENCH_PART.
 
 
+# Every fio the experiments start gets the same random seed (BENCH_SEED,
+# set by bench.py, recorded in the results' JSON): a job's own --randseed,
+# given after it, still wins.  fio's default (randrepeat=1) is a fixed
+# seed too; this makes it explicit and one knob.
+export BENCH_SEED=${BENCH_SEED:-1}
+fio() { command fio --randseed="$BENCH_SEED" "$@"; }
+
 # The smallest size (BENCH_SCALE < 0.01, the smoke test) also runs the
 # fewest configurations: the baseline and the subject of each experiment.
 bench_smoke() { awk -v s="$BENCH_SCALE" 'BEGIN { exit !(s < 0.01) }'; }
