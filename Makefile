@@ -29,7 +29,7 @@ else
 TEST_KERNELS := default debug icount
 endif
 
-.PHONY: all help deps kernel test run bench series boot soak soak-args clean distclean
+.PHONY: all help deps kernel test run bench bench-args run-args series boot soak soak-args clean distclean
 
 all help:
 	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
@@ -45,13 +45,21 @@ test: deps
 		KERNEL=$$k $(LAB)/build.sh; done
 	KERNELS="$(TEST_KERNELS)" $(LAB)/test.sh $(T)
 
-run: deps
+run: run-args deps
 	KERNEL=$(KERNEL) $(LAB)/build.sh
 	$(LAB)/bench.py $(if $(EXP),$(EXP),overview)
 
-bench: deps
+bench: bench-args deps
 	KERNEL=$(KERNEL) $(LAB)/build.sh
 	BENCH_KERNELS="$(KERNELS)" $(LAB)/bench.py $(if $(EXP),$(EXP),list)
+
+# RUNS, SCALE, LAB_ACCEL, LAB_ICOUNT_SHIFT and BENCH_SEED are checked
+# before anything is installed or built.
+bench-args:
+	@$(LAB)/bench.py --check $(if $(EXP),$(EXP),list)
+
+run-args:
+	@$(LAB)/bench.py --check $(if $(EXP),$(EXP),overview)
 
 series:
 	$(LAB)/series.sh

@@ -44,10 +44,11 @@ class Part:
     busy the host is.
     """
 
-    def __init__(self, name, minutes, accel=None):
+    def __init__(self, name, minutes, accel=None, cpus=None):
         self.name = name
         self.minutes = minutes          # guest time at BENCH_SCALE=1, 1 run
-        self.accel = accel
+        self.accel = accel              # None: the experiment's
+        self.cpus = cpus                # None: the experiment's
 
 
 class Experiment:
@@ -55,7 +56,7 @@ class Experiment:
 
     def __init__(self, name, desc, columns, baseline=None, mem=2048,
                  minutes=10, append='', kernels=False, formatter=None,
-                 parts=None):
+                 parts=None, no_icount=None, cpus=1):
         self.name = name
         self.desc = desc
         self.columns = columns          # [(metric, heading)]
@@ -67,6 +68,109 @@ class Experiment:
         self.formatter = formatter      # seed-format table, or None
         # one boot per part; the rows of all parts make one table
         self.parts = parts or [Part(None, minutes)]
+        # why the experiment cannot run on the instruction-counted clock:
+        # it then runs under TCG when the lab's clock would be icount
+        self.no_icount = no_icount
+        self.cpus = cpus                # vCPUs of its guest
+
+
+# --- the guest's clock ------------------------------------------------------
+
+# make bench boots its guests with an instruction-counted clock unless
+# LAB_ACCEL says otherwise (see Documentation/block/blk26-lab.rst).
+DEFAULT_ACCEL = 'icount'
+ACCELS = ('icount', 'tcg', 'auto', 'kvm')
+# QEMU's -icount shift=N: 2^N ns of guest time per instruction, N <= 10
+MAX_ICOUNT_SHIFT = 10
+# the seed of fio's and pgbench's random numbers, and of QEMU's (-seed)
+DEFAULT_SEED = 1
+
+
+def lab_clock(env):
+    """(accel, icount shift, seed) from LAB_ACCEL, LAB_ICOUNT_SHIFT and
+    BENCH_SEED, or raise ValueError with a message for the user."""
+    accel = env.get('LAB_ACCEL') or DEFAULT_ACCEL
+    if accel not in ACCELS:
+        raise ValueError('LAB_ACCEL=%s: use %s (default %s)'
+                         % (accel, ', '.join(ACCELS), DEFAULT_ACCEL))
+    shift = env.get('LAB_ICOUNT_SHIFT', '')
+    if shift == '':
+        shift = 0
+    elif re.match(r'^[0-9]+$', shift) and int(shift) <= MAX_ICOUNT_SHIFT:
+        shift = int(shift)
+    else:
+        raise ValueError(
+            'LAB_ICOUNT_SHIFT=%s: use an integer from 0 to %d (2^N ns per '
+            'guest instruction: 0 is the fastest CPU the instruction-counted '
+            'clock offers, 1 GIPS; "auto" follows the host\'s speed and is '
+            'not repeatable)' % (shift, MAX_ICOUNT_SHIFT))
+    seed = env.get('BENCH_SEED', '')
+    if seed == '':
+        seed = DEFAULT_SEED
+    elif re.match(r'^[0-9]{1,9}$', seed):
+        seed = int(seed)
+    else:
+        raise ValueError('BENCH_SEED=%s: use a non-negative integer' % seed)
+    return accel, shift, seed
+
+
+def boot_accel(e, p, default):
+    """The accelerator a part's boot uses: the part's, else the lab's
+    (LAB_ACCEL), except that an experiment that cannot run on the
+    instruction-counted clock runs under TCG instead."""
+    if p.accel:
+        return p.accel
+    if default == 'icount' and e.no_icount:
+        return 'tcg'
+    return default
+
+
+def boot_cpus(e, p):
+    return p.cpus or e.cpus
+
+
+def clock_name(accel, shift):
+    """What a table says about the clock its numbers were measured by."""
+    if accel == 'icount':
+        return 'icount shift=%d (%g ns per instruction)' % (shift, 2 ** shift)
+    if accel == 'auto':
+        return 'auto (KVM if it boots, else TCG: the host\'s wall clock)'
+    return '%s (the host\'s wall clock)' % accel
+
+
+def spread(agg, columns):
+    """metric -> (max/min of the runs, config) for the config where the
+    runs of that metric differ most; only metrics with 2 runs or more,
+    and only where the smallest run is above 0."""
+    out = {}
+    for m, _ in columns:
+        worst = None
+        for r in agg:
+            v = r['runs'].get(m, [])
+            if len(v) < 2 or min(v) <= 0:
+                continue
+            x = max(v) / min(v)
+            if worst is None or x > worst[0]:
+                worst = (x, r['config'])
+        if worst:
+            out[m] = worst
+    return out
+
+
+def spread_text(exp, agg):
+    """One line per headline metric: the largest max/min of the runs."""
+    sp = spread(agg, exp.columns)
+    if not sp:
+        return []
+    text = ['spread: max/min of the runs, the config where it is largest '
+            '(a ratio closer to 1 than this is noise):']
+    for m, h in exp.columns:
+        if m in sp:
+            x, cfg = sp[m]
+            text.append('  %-20s %.3f  (%s)' % (
+                h, x, ', '.join('%s=%s' % (k, v) for k, v in cfg.items()
+                                if k != 'device')))
+    return text
 
 
 # --- parsers (also used by the guest through --parse) ----------------------
@@ -550,6 +654,8 @@ def fmt_dbt2(exp, agg, notes, ctx):
 
 # --- the registry ---------------------------------------------------------
 
+NO_9P = ('its measured time includes programs and files read over the 9p root after the caches are dropped; on the instruction-counted clock an idle guest waiting for the host jumps to its next timer, which turns each such wait into up to seconds of guest time')
+
 EXPERIMENTS = [
     Experiment('overview',
                'every elevator on a simhba sata-7200 disk: streaming reader '
@@ -585,14 +691,15 @@ EXPERIMENTS = [
                [('MBps', 'MB/s'), ('cs_per_s', 'cs/s'),
                 ('cs_per_call', 'cs/call'), ('in_per_s', 'in/s'),
                 ('sy_pct', 'sy %')],
-               baseline=('sg_segments', 32), minutes=4,
+               baseline=('sg_segments', 32), minutes=4, cpus=2,
+               no_icount=NO_9P,
                formatter=fmt_sg_segments),
     Experiment('bs-sweep',
                'seed 003: sequential reads through sg_dd and O_DIRECT dd, '
                '1K..64K transfers, u320-10k disk and an array LUN',
                [('real_s', 'real s'), ('user_s', 'user s'),
                 ('sys_s', 'sys s'), ('cs_per_s', 'cs/s'), ('MBps', 'MB/s')],
-               minutes=8, formatter=fmt_bs_sweep),
+               minutes=8, formatter=fmt_bs_sweep, no_icount=NO_9P),
     Experiment('anticipatory',
                'issue 4: anticipatory vs mq-deadline, bfq, kyber, none on '
                'sata-7200, and null_blk overhead (icount clock)',
@@ -602,6 +709,7 @@ EXPERIMENTS = [
                 ('nullblk_wall_kiops', 'null wall kIOPS')],
                baseline=('elevator', 'mq-deadline'),
                parts=[Part('disk', 6), Part('overhead', 4, accel='icount')],
+               cpus=2,
                formatter=fmt_anticipatory),
     Experiment('ioc-random',
                'seed 002: N=2,4,8 random readers on a 4-member striped '
@@ -614,6 +722,8 @@ EXPERIMENTS = [
                [('notpm', 'NOTPM'), ('cpu_pct', 'CPU%'),
                 ('blocks_per_s', 'Blocks/s'), ('bounce_segs', 'bounced segs')],
                baseline=('elevator', 'mq-deadline'), mem=6144, minutes=14,
+               cpus=2, no_icount=NO_9P + ' (PostgreSQL pages its code and '
+               'libraries in while the transactions run)',
                append='profile=2', formatter=fmt_dbt2),
 ]
 BY_NAME = {e.name: e for e in EXPERIMENTS}
@@ -762,6 +872,26 @@ def kernel_env(name, table, env, build_missing=False, log=None):
 
 # --- running ----------------------------------------------------------------
 
+def lab_doc(boots, shift, seed):
+    """The JSON "lab" object: per part, the accelerator and vCPUs; the
+    icount shift when a part ran on that clock; the seeds."""
+    doc = {'parts': boots, 'seed': seed, 'fio_randseed': seed,
+           'pgbench_random_seed': seed, 'qemu_seed': seed}
+    if any(b['accel'] == 'icount' for b in boots):
+        doc['icount_shift'] = shift
+    return doc
+
+
+def lab_line(doc):
+    """The clock line printed above a table."""
+    parts = []
+    for b in doc['parts']:
+        what = clock_name(b['accel'], doc.get('icount_shift', 0))
+        parts.append('%s%s, %d vCPU' % (b['part'] + ': ' if b['part'] else '',
+                                        what, b['cpus']))
+    return '%s; seed %d' % ('; '.join(parts) or 'no boot', doc['seed'])
+
+
 def git_describe():
     try:
         return subprocess.run(['git', '-C', TOP, 'describe', '--always',
@@ -776,44 +906,48 @@ def part_id(e, p):
     return e.name if p.name is None else '%s:%s' % (e.name, p.name)
 
 
-def plan_boots(exps, kernels):
+def plan_boots(exps, kernels, accel=DEFAULT_ACCEL):
     """Group the experiments' parts into boots: one per (kernel
-    configuration, memory, command line, accelerator).
-    Returns [(kname, mem, append, accel, [(exp, part)])]."""
+    configuration, memory, command line, accelerator, vCPUs).
+    Returns [(kname, mem, append, accel, [(exp, part)], cpus)]."""
     boots, index = [], {}
     for e in exps:
         for p in e.parts:
+            a, c = boot_accel(e, p, accel), boot_cpus(e, p)
             for k in (kernels if e.kernels and kernels else [None]):
-                key = (k, e.mem, e.append, p.accel)
+                key = (k, e.mem, e.append, a, c)
                 if key not in index:
                     index[key] = len(boots)
-                    boots.append((k, e.mem, e.append, p.accel, []))
+                    boots.append((k, e.mem, e.append, a, [], c))
                 boots[index[key]][4].append((e, p))
     return boots
 
 
-def run_boot(boot, guest, runs, scale, envx, t0, prog):
-    kname, mem, append, accel, items = boot
+def run_boot(boot, guest, runs, scale, envx, t0, prog, shift=0, seed=1):
+    kname, mem, append, accel, items, cpus = boot
     env = dict(os.environ, BENCH_RUNS=str(runs), BENCH_SCALE=str(scale),
-               LAB_QUIET='', **envx)
+               BENCH_SEED=str(seed), LAB_SEED=str(seed), LAB_QUIET='',
+               **envx)
     if kname:
         env['BENCH_KERNEL_NAME'] = kname
-    if accel:
-        env['LAB_ACCEL'] = accel
+    env['LAB_ACCEL'] = accel
+    env['LAB_ICOUNT_SHIFT'] = str(shift)
     minutes = sum(p.minutes for _, p in items)
-    tmo = int(minutes * 60 * max(1.0, scale) * runs) + 120 + 60 * len(items)
-    cmd = [os.path.join(LAB, 'boot.sh'), '-m', str(mem), '-t', str(tmo),
-           '-o', guest]
+    # a guest minute takes 2^shift times the instructions' time
+    tmo = (int(minutes * 60 * max(1.0, scale) * runs * (2 ** shift)) +
+           120 + 60 * len(items))
+    cmd = [os.path.join(LAB, 'boot.sh'), '-m', str(mem), '-c', str(cpus),
+           '-t', str(tmo), '-o', guest]
     if append:
         cmd += ['-a', append]
     ids = [part_id(e, p) for e, p in items]
     cmd += ['--', 'scripts/lab/experiments/run', ','.join(ids)]
     start = time.time()
-    print('[bench] booting for %s%s (%d MB%s%s, timeout %d s)'
+    print('[bench] booting for %s%s (%d MB, %d CPU%s, %s, timeout %d s)'
           % (', '.join(ids),
              ' on kernel configuration %s' % kname if kname else '', mem,
-             ', ' + append if append else '',
-             ', accel ' + accel if accel else '', tmo), flush=True)
+             cpus, ', ' + append if append else '',
+             clock_name(accel, shift), tmo), flush=True)
     proc = subprocess.Popen(cmd, cwd=TOP, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
                             errors='replace', start_new_session=True)
@@ -933,15 +1067,21 @@ def run_parse(argv):
 def main(argv):
     if argv and argv[0] == '--parse':
         return run_parse(argv[1:])
+    check_only = bool(argv) and argv[0] == '--check'
+    if check_only:
+        # make bench checks its arguments before it builds anything
+        argv = argv[1:]
     names = argv[0] if argv else 'list'
-    if names == 'list':
+    if names == 'list' and not check_only:
         list_experiments()
         return 0
     wanted = [n for n in names.split(',') if n]
     if wanted == ['all']:
         wanted = [e.name for e in EXPERIMENTS]
     unknown = [n for n in wanted if n not in BY_NAME]
-    if unknown or not wanted:
+    if names == 'list':
+        wanted = []
+    elif unknown or not wanted:
         sys.stderr.write('[bench] unknown experiment: %s; known:\n'
                          % ', '.join(unknown or ['(none given)']))
         list_experiments(sys.stderr)
@@ -956,6 +1096,13 @@ def main(argv):
         sys.stderr.write('[bench] RUNS must be a positive integer and SCALE '
                          'a positive number\n')
         return 2
+    try:
+        accel, shift, seed = lab_clock(os.environ)
+    except ValueError as ex:
+        sys.stderr.write('[bench] %s\n' % ex)
+        return 2
+    if check_only:
+        return 0
 
     exps = [BY_NAME[n] for n in wanted]
     kernels = wanted_kernels(os.environ)
@@ -995,7 +1142,7 @@ def main(argv):
         os.unlink(latest)
     os.symlink(run_id, latest)
 
-    boots = plan_boots(exps, kernels)
+    boots = plan_boots(exps, kernels, accel)
     total_min = sum(p.minutes * max(1.0, scale) * runs for e in exps
                     for p in e.parts)
     prog = {'started': 0, 'total': sum(len(b[4]) for b in boots),
@@ -1006,7 +1153,7 @@ def main(argv):
              total_min), flush=True)
     t0 = time.time()
     collected = {e.name: {'rows': [], 'status': [], 'ctx': {},
-                          'kernels': {}} for e in exps}
+                          'kernels': {}, 'lab': []} for e in exps}
     for i, boot in enumerate(boots):
         kname = boot[0]
         if kname and kenv.get(kname) is None:
@@ -1016,9 +1163,12 @@ def main(argv):
         guest = os.path.join(outdir, 'guest-%d%s' % (
             i, '-' + kname if kname else ''))
         rc, kernel, res = run_boot(boot, guest, runs, scale,
-                                   kenv.get(kname) or {}, t0, prog)
+                                   kenv.get(kname) or {}, t0, prog,
+                                   shift, seed)
         for e, part, rows, st, ctx in res:
             c = collected[e.name]
+            c['lab'].append({'part': part.name, 'accel': boot[3],
+                             'cpus': boot[5]})
             c['rows'] += rows
             c['ctx'].update(ctx)
             c['kernels'][kname or 'default'] = kernel
@@ -1048,6 +1198,14 @@ def main(argv):
             doc['kernels'] = c['kernels']
         if c['ctx']:
             doc['setup'] = c['ctx']
+        # how the guest ran: what a repetition must repeat
+        doc['lab'] = lab_doc(c['lab'], shift, seed)
+        if e.no_icount and accel == 'icount':
+            doc['lab']['not_icount'] = e.no_icount
+        sp = spread(agg, e.columns)
+        if sp:
+            doc['spread'] = {m: {'max_over_min': x, 'config': cfg}
+                             for m, (x, cfg) in sp.items()}
         base = os.path.join(outdir, e.name)
         with open(base + '.json', 'w') as fh:
             json.dump(doc, fh, indent=1)
@@ -1057,6 +1215,12 @@ def main(argv):
         print('%s  (kernel %s, series %s, %d run%s, scale %g)'
               % (e.name, ', '.join(sorted(set(kern))) or 'unknown', series,
                  runs, 's'[:runs > 1], scale))
+        print('clock: %s' % lab_line(doc['lab']))
+        if e.no_icount and any(b['accel'] == 'tcg' and b['part'] is None
+                               for b in doc['lab']['parts']) and \
+                accel == 'icount':
+            print('kept on TCG, not on the instruction-counted clock: %s'
+                  % e.no_icount)
         if e.formatter and agg:
             try:
                 ctx = dict(c['ctx'], kernel=doc['kernel'])
@@ -1066,6 +1230,8 @@ def main(argv):
             print()
             print('summary: median (min-max) over the runs')
         print(table(e, agg, notes))
+        for line in spread_text(e, agg):
+            print(line)
         print('files: %s.json %s.csv%s' % (base, base,
                                              ' %s.png' % base if plotted
                                              else ''))

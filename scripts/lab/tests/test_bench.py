@@ -2,6 +2,7 @@
 """Unit tests of the number crunching in scripts/lab/bench.py."""
 
 import os
+import subprocess
 import sys
 import unittest
 
@@ -236,24 +237,78 @@ class BootPlanTest(unittest.TestCase):
     def test_grouping(self):
         exps = [bench.BY_NAME[n] for n in ('overview', 'raid0-dd', 'dbt2',
                                             'bs-sweep')]
-        boots = bench.plan_boots(exps, None)
+        boots = bench.plan_boots(exps, None, 'tcg')
         self.assertEqual([[e.name for e, _ in b[4]] for b in boots],
                          [['overview', 'raid0-dd', 'bs-sweep'], ['dbt2']])
-        boots = bench.plan_boots(exps, ['base', 'full'])
+        # on the default clock, bs-sweep and dbt2 stay on TCG
+        boots = bench.plan_boots(exps, None)
+        self.assertEqual([(b[3], [e.name for e, _ in b[4]]) for b in boots],
+                         [('icount', ['overview', 'raid0-dd']),
+                          ('tcg', ['dbt2']), ('tcg', ['bs-sweep'])])
+        boots = bench.plan_boots(exps, ['base', 'full'], 'tcg')
         self.assertEqual([(b[0], [e.name for e, _ in b[4]]) for b in boots],
                          [(None, ['overview', 'bs-sweep']),
                           ('base', ['raid0-dd']), ('full', ['raid0-dd']),
                           (None, ['dbt2'])])
 
     def test_parts(self):
-        # anticipatory's null_blk part boots apart, with an icount clock;
-        # its disk part shares the overview's boot
+        # anticipatory runs on 2 vCPUs, the overview on one; on the
+        # default clock (icount) both parts of anticipatory share a boot
         exps = [bench.BY_NAME[n] for n in ('overview', 'anticipatory')]
         boots = bench.plan_boots(exps, None)
-        self.assertEqual([(b[3], [bench.part_id(e, p) for e, p in b[4]])
+        self.assertEqual([(b[3], b[5], [bench.part_id(e, p) for e, p in b[4]])
                           for b in boots],
-                         [(None, ['overview', 'anticipatory:disk']),
-                          ('icount', ['anticipatory:overhead'])])
+                         [('icount', 1, ['overview']),
+                          ('icount', 2, ['anticipatory:disk',
+                                         'anticipatory:overhead'])])
+        # LAB_ACCEL=tcg: the overhead part still boots with icount
+        boots = bench.plan_boots(exps, None, 'tcg')
+        self.assertEqual([(b[3], b[5], [bench.part_id(e, p) for e, p in b[4]])
+                          for b in boots],
+                         [('tcg', 1, ['overview']),
+                          ('tcg', 2, ['anticipatory:disk']),
+                          ('icount', 2, ['anticipatory:overhead'])])
+
+    def test_lab_clock(self):
+        self.assertEqual(bench.lab_clock({}), ('icount', 0, 1))
+        self.assertEqual(bench.lab_clock({'LAB_ACCEL': 'tcg',
+                                          'LAB_ICOUNT_SHIFT': '1',
+                                          'BENCH_SEED': '7'}),
+                         ('tcg', 1, 7))
+        self.assertEqual(bench.lab_clock({'LAB_ACCEL': 'auto'})[0], 'auto')
+        for env in ({'LAB_ACCEL': 'bogus'}, {'LAB_ICOUNT_SHIFT': 'auto'},
+                    {'LAB_ICOUNT_SHIFT': '-1'}, {'LAB_ICOUNT_SHIFT': '11'},
+                    {'LAB_ICOUNT_SHIFT': '0.5'}, {'BENCH_SEED': 'x'}):
+            with self.assertRaises(ValueError) as cm:
+                bench.lab_clock(env)
+            self.assertIn(list(env)[0] + '=', str(cm.exception))
+
+    def test_bad_shift_runs_nothing(self):
+        env = dict(os.environ, LAB_ICOUNT_SHIFT='auto',
+                   BENCH_RESULTS='/nonexistent/should-not-be-created')
+        p = subprocess.run([sys.executable, bench.__file__, 'overview'],
+                           env=env, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn('LAB_ICOUNT_SHIFT=auto', p.stderr)
+        self.assertNotIn('booting', p.stdout)
+        p = subprocess.run([sys.executable, bench.__file__, '--check',
+                            'list'], env=env, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+
+    def test_spread(self):
+        agg, _ = bench.aggregate(bench.parse_rows(ROWS))
+        exp = bench.Experiment('t', 'test', [('mbps', 'MB/s'),
+                                             ('iops', 'IOPS')])
+        sp = bench.spread(agg, exp.columns)
+        self.assertAlmostEqual(sp['mbps'][0], 1.4)     # 14 / 10
+        self.assertEqual(sp['mbps'][1], {'elevator': 'mq-deadline'})
+        self.assertNotIn('iops', sp)                   # one run only
+        text = '\n'.join(bench.spread_text(exp, agg))
+        self.assertIn('MB/s', text)
+        self.assertIn('1.400', text)
+        one, _ = bench.aggregate(bench.parse_rows(
+            '{"config": {"e": 1}, "metrics": {"mbps": 3}}'))
+        self.assertEqual(bench.spread_text(exp, one), [])
 
     def test_run_eta(self):
         prog = {'done_min': 0.0, 'left_min': 10.0}
