@@ -136,7 +136,7 @@ if [ -n "$dev" ]; then
 
 			for n in 2 4; do
 				bench_step "elevator=$s run $run: $n sequential readers (${secs} s)"
-				bench_drop_caches
+				bench_drop_caches "$dev"
 				bench_row "$cfg" "{\"seq${n}_MBps\": $(bench_seq_readers "$dev" "$secs" $n $region)}"
 			done
 

@@ -31,7 +31,7 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 			"{$(bench_reader_writer "$dev" "$secs" 0 $((2 * region)) $region)}"
 
 		bench_step "elevator=$s run $run: 2 sequential readers (${secs} s)"
-		bench_drop_caches
+		bench_drop_caches "$dev"
 		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" \
 			"{\"two_readers_MBps\": $(bench_seq_readers "$dev" "$secs" 2 $region)}"
 	done
