@@ -114,6 +114,15 @@ def lab_clock(env):
     return accel, shift, seed
 
 
+def icount_sleep(env):
+    """LAB_ICOUNT_SLEEP (experimental, boot.sh): off (default), or on, an
+    idle guest's clock following the host's."""
+    v = env.get('LAB_ICOUNT_SLEEP') or 'off'
+    if v not in ('on', 'off'):
+        raise ValueError('LAB_ICOUNT_SLEEP=%s: use on or off' % v)
+    return v
+
+
 def boot_accel(e, p, default):
     """The accelerator a part's boot uses: the part's, else the lab's
     (LAB_ACCEL), except that an experiment that cannot run on the
@@ -887,6 +896,8 @@ def lab_line(doc):
     parts = []
     for b in doc['parts']:
         what = clock_name(b['accel'], doc.get('icount_shift', 0))
+        if b['accel'] == 'icount' and doc.get('icount_sleep') == 'on':
+            what += ', sleep=on' 
         parts.append('%s%s, %d vCPU' % (b['part'] + ': ' if b['part'] else '',
                                         what, b['cpus']))
     return '%s; seed %d' % ('; '.join(parts) or 'no boot', doc['seed'])
@@ -1098,6 +1109,7 @@ def main(argv):
         return 2
     try:
         accel, shift, seed = lab_clock(os.environ)
+        sleep = icount_sleep(os.environ)
     except ValueError as ex:
         sys.stderr.write('[bench] %s\n' % ex)
         return 2
@@ -1200,6 +1212,8 @@ def main(argv):
             doc['setup'] = c['ctx']
         # how the guest ran: what a repetition must repeat
         doc['lab'] = lab_doc(c['lab'], shift, seed)
+        if 'icount_shift' in doc['lab']:
+            doc['lab']['icount_sleep'] = sleep
         if e.no_icount and accel == 'icount':
             doc['lab']['not_icount'] = e.no_icount
         sp = spread(agg, e.columns)

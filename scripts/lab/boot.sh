@@ -60,6 +60,8 @@ done
 shift_n=${LAB_ICOUNT_SHIFT:-0}
 [[ $shift_n =~ ^([0-9]|10)$ ]] ||
 	die "LAB_ICOUNT_SHIFT=$shift_n: use an integer from 0 to 10 (2^N ns per guest instruction; 0, one per ns, is the fastest; QEMU's shift=auto follows the host's speed and is not repeatable)"
+icount_sleep=${LAB_ICOUNT_SLEEP:-off}
+case $icount_sleep in on|off) ;; *) die "LAB_ICOUNT_SLEEP=$icount_sleep: use on or off" ;; esac
 seed=${LAB_SEED:-1}
 [[ $seed =~ ^[0-9]{1,9}$ ]] || die "LAB_SEED=$seed: use a non-negative integer"
 
@@ -122,7 +124,9 @@ elif [ "$accel" = icount ]; then
 	# align=on: it would only slow a guest that runs ahead of the host's
 	# clock, which a 1 GIPS guest under TCG does not do (and QEMU refuses
 	# it with sleep=off).
-	qaccel=(-accel tcg -icount shift=$shift_n,sleep=off -cpu max -seed "$seed")
+	# LAB_ICOUNT_SLEEP=on (experimental): an idle guest's clock follows
+	# the host's instead, so waits for the host cost their real time.
+	qaccel=(-accel tcg -icount shift=$shift_n,sleep=$icount_sleep -cpu max -seed "$seed")
 else
 	qaccel=(-accel tcg,thread=multi -cpu max)
 fi
@@ -152,7 +156,7 @@ cmdline+=" blk26.modroot=$KMOD blk26.keep=$LAB_TOP,$BUILD blk26.accel=$accel"
 cmdline+=" $append"
 
 clock=$accel
-[ "$accel" != icount ] || clock="icount shift=$shift_n"
+[ "$accel" != icount ] || clock="icount shift=$shift_n,sleep=$icount_sleep"
 log "booting $rel ($clock, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
 set +e
 timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \

@@ -276,6 +276,12 @@ class BootPlanTest(unittest.TestCase):
                                           'BENCH_SEED': '7'}),
                          ('tcg', 1, 7))
         self.assertEqual(bench.lab_clock({'LAB_ACCEL': 'auto'})[0], 'auto')
+        self.assertEqual(bench.icount_sleep({}), 'off')
+        with self.assertRaises(ValueError):
+            bench.icount_sleep({'LAB_ICOUNT_SLEEP': 'maybe'})
+        self.assertIn('sleep=on', bench.lab_line(
+            {'parts': [{'part': None, 'accel': 'icount', 'cpus': 1}],
+             'seed': 1, 'icount_shift': 0, 'icount_sleep': 'on'}))
         for env in ({'LAB_ACCEL': 'bogus'}, {'LAB_ICOUNT_SHIFT': 'auto'},
                     {'LAB_ICOUNT_SHIFT': '-1'}, {'LAB_ICOUNT_SHIFT': '11'},
                     {'LAB_ICOUNT_SHIFT': '0.5'}, {'BENCH_SEED': 'x'}):
