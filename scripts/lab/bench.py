@@ -171,6 +171,11 @@ def spread_text(exp, agg):
     sp = spread(agg, exp.columns)
     if not sp:
         return []
+    # name a config by the keys that tell the rows apart
+    same = {k for k in agg[0]['config']
+            if all(r['config'].get(k) == agg[0]['config'][k] for r in agg)}
+    if len(agg) == 1:
+        same = set()
     text = ['spread: max/min of the runs, the config where it is largest '
             '(a ratio closer to 1 than this is noise):']
     for m, h in exp.columns:
@@ -178,7 +183,7 @@ def spread_text(exp, agg):
             x, cfg = sp[m]
             text.append('  %-20s %.3f  (%s)' % (
                 h, x, ', '.join('%s=%s' % (k, v) for k, v in cfg.items()
-                                if k != 'device')))
+                                if k not in same)))
     return text
 
 

@@ -311,7 +311,13 @@ class BootPlanTest(unittest.TestCase):
         self.assertNotIn('iops', sp)                   # one run only
         text = '\n'.join(bench.spread_text(exp, agg))
         self.assertIn('MB/s', text)
-        self.assertIn('1.400', text)
+        self.assertIn('1.400  (elevator=mq-deadline)', text)
+        # keys that are the same in every row do not name a config
+        two, _ = bench.aggregate(bench.parse_rows(
+            '{"config": {"dev": "sdb", "e": 1}, "metrics": {"mbps": 3}}\n'
+            '{"config": {"dev": "sdb", "e": 1}, "metrics": {"mbps": 4}}\n'
+            '{"config": {"dev": "sdb", "e": 2}, "metrics": {"mbps": 4}}\n'))
+        self.assertIn('(e=1)', '\n'.join(bench.spread_text(exp, two)))
         one, _ = bench.aggregate(bench.parse_rows(
             '{"config": {"e": 1}, "metrics": {"mbps": 3}}'))
         self.assertEqual(bench.spread_text(exp, one), [])
