@@ -143,24 +143,39 @@ bench_small_writeback()
 # buffered reader (64 KiB reads) against a streaming buffered writer (1 MiB
 # writes) for SECS seconds.  Prints JSON metric fields: reader_MBps (what
 # the reader got), and disk_read_MBps, disk_write_MBps and total_MBps (what
-# reached the disk, from its stat file).
+# reached the disk, from its stat file, read twice while fio runs: from a
+# tenth of SECS after its first I/O to nine tenths, divided by the time
+# that passed between the two readings).  fio's own start can take long
+# (its binary may come from the host), so the window starts from its I/O.
 bench_reader_writer()
 {
-	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 r0 w0 r1 w1 rd
+	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 r0 w0 r1 w1 rd t0 t1 pid
 
 	bench_drop_caches "$dev"
-	read -r r0 w0 < <(awk '{ print $3, $7 }' /sys/block/"$dev"/stat)
 	fio --output-format=json --output="$TEST_TMP/rw.json" \
 	    --time_based --runtime="$secs" --filename=/dev/"$dev" \
 	    --name=reader --rw=read --bs=64k --ioengine=psync \
 	    --offset="$roff" --size="$size" \
 	    --name=writer --rw=write --bs=1M --ioengine=psync \
-	    --offset="$woff" --size="$size" >/dev/null 2>&1
+	    --offset="$woff" --size="$size" >/dev/null 2>&1 &
+	pid=$!
+	read -r r0 w0 < <(awk '{ print $3 + $7, 0 }' /sys/block/"$dev"/stat)
+	while kill -0 "$pid" 2>/dev/null &&
+	      [ "$(awk '{ print $3 + $7 }' /sys/block/"$dev"/stat)" = "$r0" ]; do
+		sleep 0.02
+	done
+	sleep "$(awk -v s="$secs" 'BEGIN { print s / 10 }')"
+	t0=$(bench_now)
+	read -r r0 w0 < <(awk '{ print $3, $7 }' /sys/block/"$dev"/stat)
+	sleep "$(awk -v s="$secs" 'BEGIN { print s * 8 / 10 }')"
 	read -r r1 w1 < <(awk '{ print $3, $7 }' /sys/block/"$dev"/stat)
+	t1=$(bench_now)
+	wait "$pid"
 	sync
 	rd=$(fio_mbps "$TEST_TMP/rw.json" reader read 2>/dev/null || echo null)
 	awk -v rd="$rd" -v r0="$r0" -v r1="$r1" -v w0="$w0" -v w1="$w1" \
-	    -v t="$secs" 'BEGIN {
+	    -v t0="$t0" -v t1="$t1" 'BEGIN {
+		t = t1 - t0
 		r = (r1 - r0) * 512 / 1e6 / t; w = (w1 - w0) * 512 / 1e6 / t
 		printf "\"reader_MBps\": %s, \"disk_read_MBps\": %.2f, ", rd, r
 		printf "\"disk_write_MBps\": %.2f, \"total_MBps\": %.2f", w, r + w
