@@ -218,6 +218,8 @@ struct simhba_host {
 	 */
 	spinlock_t lock;
 	struct simhba_link link[2];	/* to the host, to the disks */
+	struct simhba_disk **disks;	/* every member disk of every LUN */
+	unsigned int ndisks;
 	u64 cmd_ns;			/* adapter processor time per command */
 	u64 cmd_free;			/* the processor is free from here */
 	unsigned int dma_bits;
@@ -433,26 +435,7 @@ static void simhba_finish(struct scsi_cmnd *sc)
 static void host_advance(struct simhba_host *h, u64 now)
 {
 	lockdep_assert_held(&h->lock);
-	for (;;) {
-		struct simhba_disk *first = NULL;
-		u64 t = now, e;
-		unsigned int i, j;
-
-		for (i = 0; i < h->nluns; i++) {
-			struct simhba_lun *lun = &h->lun[i];
-
-			for (j = 0; lun->m && j < lun->nmembers; j++) {
-				e = simhba_disk_next_event(&lun->m[j].disk);
-				if (e < t || (e == t && !first)) {
-					first = &lun->m[j].disk;
-					t = e;
-				}
-			}
-		}
-		if (!first)
-			return;
-		simhba_disk_step(first);
-	}
+	simhba_advance(h->disks, h->ndisks, now);
 }
 
 /*
@@ -467,7 +450,7 @@ static void member_arm(struct simhba_member *m)
 
 	if (next != U64_MAX)
 		hrtimer_start(&m->timer, ktime_add_ns(model_to_ktime(next), lag),
-			      HRTIMER_MODE_ABS_HARD);
+			      HRTIMER_MODE_ABS);
 }
 
 static enum hrtimer_restart member_timer_fn(struct hrtimer *t)
@@ -487,7 +470,9 @@ static enum hrtimer_restart member_timer_fn(struct hrtimer *t)
 	host_advance(h, now);
 	while (simhba_disk_reap(&m->disk, now, &op)) {
 		c = op->priv;
-		if (c && --c->pending == 0) {
+		if (WARN_ON_ONCE(!c))
+			continue;
+		if (--c->pending == 0) {
 			list_del_init(&c->node);
 			list_add_tail(&c->done, &done);
 		}
@@ -519,7 +504,7 @@ static int simhba_quick(struct scsi_cmnd *sc, struct simhba_lun *lun)
 
 	c->kind = SIMHBA_CMD_QUICK;
 	hrtimer_start(&c->timer, model_to_ktime(model_now() + ovh),
-		      HRTIMER_MODE_ABS_HARD);
+		      HRTIMER_MODE_ABS);
 	return 0;
 }
 
@@ -1070,7 +1055,7 @@ static int simhba_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 
 	INIT_LIST_HEAD(&c->node);
 	INIT_LIST_HEAD(&c->done);
-	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	c->timer.function = cmd_timer_fn;
 	return 0;
 }
@@ -1094,6 +1079,7 @@ static ssize_t simhba_stats_show(struct device *dev,
 	if (!lun)
 		return -ENODEV;
 	spin_lock_irqsave(&lun->host->lock, flags);
+	host_advance(lun->host, model_now());
 	for (i = 0; i < lun->nmembers; i++) {
 		const struct simhba_stats *m = &lun->m[i].disk.st;
 
@@ -1463,7 +1449,7 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 			m->disk.link[1] = &h->link[h->pers->full_duplex];
 		}
 		m->lun = lun;
-		hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+		hrtimer_init(&m->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 		m->timer.function = member_timer_fn;
 	}
 
@@ -1480,17 +1466,20 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 	return 0;
 }
 
-static void simhba_lun_free(struct simhba_lun *lun)
+static void simhba_lun_stop(struct simhba_lun *lun)
 {
 	unsigned int i;
 
+	for (i = 0; lun->m && i < lun->nmembers; i++)
+		if (lun->m[i].lun)
+			hrtimer_cancel(&lun->m[i].timer);
+}
+
+static void simhba_lun_free(struct simhba_lun *lun)
+{
 	debugfs_remove_recursive(lun->dbg);
-	if (lun->m) {
-		for (i = 0; i < lun->nmembers; i++)
-			if (lun->m[i].lun)
-				hrtimer_cancel(&lun->m[i].timer);
-		kfree(lun->m);
-	}
+	kfree(lun->m);
+	lun->m = NULL;
 	store_free(lun);
 }
 
@@ -1520,10 +1509,18 @@ static void simhba_host_destroy(struct simhba_host *h)
 	if (h->shost)
 		scsi_host_put(h->shost);
 	if (h->lun) {
+		/*
+		 * A member's timer advances every disk of the host: stop them
+		 * all before any LUN's disks go (an aborted command's channel
+		 * keeps its timer armed until the modelled finish).
+		 */
+		for (i = 0; i < h->nluns; i++)
+			simhba_lun_stop(&h->lun[i]);
 		for (i = 0; i < h->nluns; i++)
 			simhba_lun_free(&h->lun[i]);
 		kfree(h->lun);
 	}
+	kfree(h->disks);
 	device_unregister(&h->dev);
 }
 
@@ -1575,6 +1572,19 @@ static int simhba_host_create(int id)
 		ret = simhba_lun_init(h, &h->lun[i], i, prof);
 		if (ret)
 			goto fail;
+		h->ndisks += h->lun[i].nmembers;
+	}
+	h->disks = kcalloc(h->ndisks, sizeof(*h->disks), GFP_KERNEL);
+	if (!h->disks) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	h->ndisks = 0;
+	for (i = 0; i < luns; i++) {
+		unsigned int j;
+
+		for (j = 0; j < h->lun[i].nmembers; j++)
+			h->disks[h->ndisks++] = &h->lun[i].m[j].disk;
 	}
 
 	shost = scsi_host_alloc(&simhba_template, sizeof(h));

@@ -175,6 +175,9 @@ static void seek_fit(struct simhba_disk *d)
 	}
 	v = (s64)v1 + div64_s64(((s64)p->avg_ns - (s64)m1) * (s64)(v2 - v1),
 				(s64)(m2 - m1));
+	if (v < p->t2t_ns || v > p->full_ns)
+		pr_warn("simhba: %s: no seek curve through t2t %u ns and full stroke %u ns has a mean of %u ns\n",
+			p->name, p->t2t_ns, p->full_ns, p->avg_ns);
 	d->knee_ns = clamp_t(s64, v, p->t2t_ns, p->full_ns);
 }
 
@@ -209,6 +212,9 @@ int simhba_disk_init(struct simhba_disk *d, const struct simhba_profile *p,
 	    p->nzones > SIMHBA_MAX_ZONES || !p->iface_mbps ||
 	    p->t2t_ns > p->avg_ns || p->avg_ns > p->full_ns)
 		return -EINVAL;
+	for (i = 0; i < p->nzones; i++)
+		if (!p->zones[i].spt || !p->zones[i].permille)
+			return -EINVAL;
 	d->nch = 1;
 	d->nzones = p->nzones;
 	d->rot_ns = div_u64(NSEC_PER_MIN, p->rpm);
@@ -369,7 +375,6 @@ u64 simhba_media_rate(const struct simhba_disk *d, u64 lba)
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_media_rate);
 
-/* Time the disk's link to the host needs for @bytes, if it is free. */
 /*
  * What a long sequential transfer sustains at @lba in bytes per second:
  * the media rate less the skew of the head and cylinder switches.
@@ -387,6 +392,7 @@ u64 simhba_sustained_rate(const struct simhba_disk *d, u64 lba)
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_sustained_rate);
 
+/* Time the disk's link to the host needs for @bytes, if it is free. */
 u64 simhba_xfer_ns(const struct simhba_disk *d, u64 bytes)
 {
 	return div_u64(bytes * 1000, d->link[0]->mbps);
@@ -983,6 +989,33 @@ void simhba_disk_step(struct simhba_disk *d)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_step);
+
+/*
+ * Step the @n disks that share a link up to @now in the order of their
+ * events (the first disk on a tie), so that their decisions are taken in
+ * model time whenever their owner gets round to it.
+ */
+void simhba_advance(struct simhba_disk **d, unsigned int n, u64 now)
+{
+	unsigned int i, first;
+	u64 t, e;
+
+	for (;;) {
+		first = n;
+		t = now;
+		for (i = 0; i < n; i++) {
+			e = simhba_disk_next_event(d[i]);
+			if (e < t || (e == t && first == n)) {
+				first = i;
+				t = e;
+			}
+		}
+		if (first == n)
+			return;
+		simhba_disk_step(d[first]);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_advance);
 
 static void op_unlink(struct simhba_op *op)
 {

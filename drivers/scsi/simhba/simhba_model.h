@@ -41,7 +41,7 @@ struct simhba_profile {
 	u32 nzones;
 	struct simhba_zone_spec zones[SIMHBA_MAX_ZONES];
 	u32 t2t_ns;		/* track-to-track seek, also the cylinder switch */
-	u32 avg_ns;		/* average seek (distance = 1/3 of the stroke) */
+	u32 avg_ns;		/* average seek: the mean over all seeks */
 	u32 full_ns;		/* full-stroke seek */
 	u32 head_switch_ns;
 	/* flash (SSD) */
@@ -189,6 +189,7 @@ void simhba_disk_dispatch(struct simhba_disk *d, u64 now);
 u64 simhba_disk_next_event(const struct simhba_disk *d);
 u64 simhba_disk_next_delivery(const struct simhba_disk *d);
 void simhba_disk_step(struct simhba_disk *d);
+void simhba_advance(struct simhba_disk **d, unsigned int n, u64 now);
 bool simhba_disk_reap(struct simhba_disk *d, u64 now, struct simhba_op **op);
 void simhba_disk_cancel(struct simhba_disk *d, struct simhba_op *op);
 bool simhba_disk_idle(const struct simhba_disk *d);
