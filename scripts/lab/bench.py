@@ -706,7 +706,6 @@ EXPERIMENTS = [
                 ('cs_per_call', 'cs/call'), ('in_per_s', 'in/s'),
                 ('sy_pct', 'sy %')],
                baseline=('sg_segments', 32), minutes=4, cpus=2,
-               no_icount=NO_9P,
                formatter=fmt_sg_segments),
     Experiment('bs-sweep',
                'seed 003: sequential reads through sg_dd and O_DIRECT dd, '
