@@ -656,17 +656,21 @@ static void head_busy(struct simhba_disk *d, u64 t, u64 fin)
 	d->busy_end = fin;
 }
 
-/* The dirty extent the head reaches first from where it is at @t. */
-static u32 destage_pick(const struct simhba_disk *d, u64 t)
+/*
+ * The dirty extent the head reaches first from where it is at @t, and in
+ * *@cost the positioning time to it.
+ */
+static u32 destage_pick(const struct simhba_disk *d, u64 t, u64 *cost)
 {
-	u64 cost, best_cost = U64_MAX;
+	u64 c;
 	u32 i, best = 0;
 
+	*cost = U64_MAX;
 	for (i = 0; i < d->wc_n; i++) {
-		cost = position_ns(d, d->wc[i].lba, t);
-		if (cost < best_cost) {
+		c = position_ns(d, d->wc[i].lba, t);
+		if (c < *cost) {
 			best = i;
-			best_cost = cost;
+			*cost = c;
 		}
 	}
 	return best;
@@ -681,10 +685,10 @@ static u64 destage(struct simhba_disk *d, u64 t)
 {
 	struct simhba_extent x;
 	u32 n;
-	u64 fin, first;
+	u64 fin, first, cost;
 
 	ra_stop(d, t);
-	x = d->wc[destage_pick(d, t)];
+	x = d->wc[destage_pick(d, t, &cost)];
 	n = min_t(u32, x.nsect, SIMHBA_DESTAGE_MAX);
 	fin = media_access(d, x.lba, n, t, &first);
 	wc_clean(d, x.lba, x.lba + n);
@@ -845,7 +849,7 @@ EXPORT_SYMBOL_IF_KUNIT(simhba_disk_enqueue);
 static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 {
 	struct simhba_op *op, *best = NULL;
-	u64 cost, best_cost = U64_MAX;
+	u64 cost, best_cost = U64_MAX, wb = U64_MAX;
 	u32 n = 0;
 
 	op = list_first_entry(&d->queue, struct simhba_op, node);
@@ -862,9 +866,14 @@ static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 		    (wc_write(d, op) && wc_fits(d, op))) {
 			cost = 0;
 		} else if (wc_write(d, op)) {
-			/* the write-back that makes room starts at once */
+			/*
+			 * The write-back that makes room starts at once; it is
+			 * the same for every write that waits for room.
+			 */
 			t = max(now, d->busy_end);
-			cost = position_ns(d, d->wc[destage_pick(d, t)].lba, t);
+			if (wb == U64_MAX)
+				destage_pick(d, t, &wb);
+			cost = wb;
 		} else {
 			t = max(t, d->busy_end);
 			cost = position_ns(d, op->lba, t);
