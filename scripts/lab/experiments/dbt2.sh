@@ -8,7 +8,8 @@
 # warehouse, no think time.  This is a reduced TPC-C: 300 customers per
 # district and 10000 items (TPC-C: 3000 and 100000), and the
 # warehouses are 2 x BENCH_SCALE (at least 1).  NOTPM is New-Order
-# transactions per minute; CPU% is the busy share of all CPUs; Blocks/s is
+# transactions per minute, from pgbench's own rate for that script (its
+# count over the duration pgbench measured); CPU% is the busy share of all CPUs; Blocks/s is
 # vmstat's bi + bo (1 KiB blocks) over the run.
 #
 # Configurations: every elevator of the seed's list (deadline =
@@ -97,7 +98,11 @@ pgstop $tmpl/data
 bench_ctx db_mb "$(du -sm $tmpl/data | cut -f1)"
 
 ran=0
-host_counter() { cat /sys/class/scsi_host/host"$1"/simhba_"$2" 2>/dev/null || echo 0; }
+# a simhba host counter, or nothing when the host does not have it
+host_counter() { cat /sys/class/scsi_host/host"$1"/simhba_"$2" 2>/dev/null; }
+# b - a, or null (JSON) when either reading is missing: never a 0 that
+# looks measured
+counter_delta() { if [ -n "$1" ] && [ -n "$2" ]; then echo $(($2 - $1)); else echo null; fi; }
 vmstat_blocks() { awk '$1 == "pgpgin" { i = $2 } $1 == "pgpgout" { o = $2 } END { print i + o }' /proc/vmstat; }
 
 for bits in 32 64; do
@@ -155,20 +160,22 @@ for bits in 32 64; do
 			pgstop $mnt/data
 			cp "$TEST_TMP/pgbench.out" "$LAB_OUT/dbt2-pgbench-dma$bits-$e-run$run.txt"
 			el=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+			# New-Order transactions per second over the time pgbench
+			# measured (its per-script tps), not over the requested $secs
 			no=$(bench_parse pgbench "$TEST_TMP/pgbench.out" |
-			     python3 -c 'import json,sys; print(json.load(sys.stdin)["scripts"].get("new_order.sql", "null"))')
+			     python3 -c 'import json,sys; print(json.load(sys.stdin)["script_tps"].get("new_order.sql", "null"))')
 			if [ "$no" = null ]; then
 				bench_note "pgbench failed (dma_bits=$bits $e): $(tail -n1 "$TEST_TMP/pgbench.out" | tr '"' "'")"
 				continue
 			fi
 			st=$(bench_stat_delta "$s0" "$s1" "$el")
-			m="\"notpm\": $(awk -v n="$no" -v t="$secs" 'BEGIN { printf "%.1f", n * 60 / t }'), \
+			m="\"notpm\": $(awk -v n="$no" 'BEGIN { printf "%.1f", n * 60 }'), \
 \"blocks_per_s\": $(awk -v a="$k0" -v b="$k1" -v t="$el" 'BEGIN { printf "%.1f", (b - a) / t }'), \
-\"bounce_segs\": $((b1 - b0)), \"bounce_bytes\": $((y1 - y0)), $st"
+\"bounce_segs\": $(counter_delta "$b0" "$b1"), \"bounce_bytes\": $(counter_delta "$y0" "$y1"), $st"
 			bench_row "{\"table\": \"stp\", \"elevator\": \"$e\", \"dma_bits\": $bits}" "{$m}"
 			[ -z "$detail" ] ||
 				bench_row "{\"table\": \"profile\", \"elevator\": \"$e\", \"dma_bits\": $bits}" \
-					"{\"bounce_segs\": $((b1 - b0)), \"bounce_bytes\": $((y1 - y0))}" "$detail"
+					"{\"bounce_segs\": $(counter_delta "$b0" "$b1"), \"bounce_bytes\": $(counter_delta "$y0" "$y1")}" "$detail"
 			ran=1
 		done
 	done

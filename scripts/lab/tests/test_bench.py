@@ -141,7 +141,11 @@ SQL script 2: payment.sql
         self.assertAlmostEqual(p['tps'], 149.537252)
         self.assertEqual(p['scripts'], {'new_order.sql': 196,
                                         'payment.sql': 190})
-        self.assertEqual(bench.parse_pgbench('error'), {'scripts': {}})
+        # the rate pgbench measured, not transactions / requested seconds
+        self.assertEqual(p['script_tps'], {'new_order.sql': 65.422548,
+                                           'payment.sql': 68.098985})
+        self.assertEqual(bench.parse_pgbench('error'),
+                         {'scripts': {}, 'script_tps': {}})
 
 
 class RowsTest(unittest.TestCase):
