@@ -24,6 +24,9 @@ if ! mdadm --build /dev/md0 --level=0 --chunk=64 --raid-devices=4 \
 	exit 1
 fi
 bench_ctx array "md0 raid0 chunk 64K over ${disks[*]}"
+# seed 004 is about writeback: say which limits this run wrote under
+bench_ctx writeback "$(cd /proc/sys/vm && for k in dirty_ratio dirty_background_ratio \
+	dirty_bytes dirty_background_bytes; do echo "$k=$(cat $k)"; done | paste -sd' ')"
 kname=${BENCH_KERNEL_NAME:-${LAB_KERNEL:-default}}
 for i in $(seq 1 "$nruns"); do
 	bench_step "dd bs=1024k count=$count to md0, run $i/$nruns"
