@@ -571,6 +571,17 @@ ANTIC_GOALS = [
 ]
 
 
+def verdict(x, want):
+    """'1.23x met' / '0.998x NOT met': the ratio printed with as many
+    decimals (at least 2) as it takes for the printed figure to sit on the
+    same side of the goal as the measured one."""
+    met = x >= want
+    d = 2
+    while d < 12 and (round(x, d) >= want) != met:
+        d += 1
+    return '%.*fx %s' % (d, x, 'met' if met else 'NOT met')
+
+
 def fmt_anticipatory(exp, agg, notes, ctx):
     """Issue 4's goals, met or not, from this run's medians."""
     rat = ratios(agg, exp.baseline)
@@ -585,8 +596,7 @@ def fmt_anticipatory(exp, agg, notes, ctx):
     for m, want, what in ANTIC_GOALS:
         x = rat.get((i, m))
         text.append('  %-60s %s' % (what, 'no data' if x is None else
-                                    '%.2fx %s' % (x, 'met' if x >= want
-                                                  else 'NOT met')))
+                                    verdict(x, want)))
     wall = rat.get((i, 'nullblk_wall_kiops'))
     text.append('  %-60s %s' % ('  (null_blk by the wall clock, noisy '
                                 'under TCG: not the goal)',
@@ -772,6 +782,21 @@ def write_csv(path, agg):
             w.writerow(row)
 
 
+def plot_data(exp, rows):
+    """gnuplot's data file: a label and the medians of each row.  A metric
+    the row lacks is NaN, which gnuplot leaves out: no bar, not a 0 bar."""
+    out = []
+    for r in rows:
+        label = '/'.join(str(v) for k, v in r['config'].items()
+                         if k not in ('device', 'table'))
+        vals = []
+        for m, _ in exp.columns:
+            s = r['metrics'].get(m)
+            vals.append('%s' % s['median'] if s else 'NaN')
+        out.append('"%s" %s\n' % (label.replace('"', "'"), ' '.join(vals)))
+    return ''.join(out)
+
+
 def plot(exp, agg, png):
     """A clustered bar chart of the medians, one cluster per config."""
     rows = [r for r in agg if any(m in r['metrics'] for m, _ in exp.columns)]
@@ -779,14 +804,7 @@ def plot(exp, agg, png):
         return False
     dat = png[:-4] + '.dat'
     with open(dat, 'w') as fh:
-        for r in rows:
-            label = '/'.join(str(v) for k, v in r['config'].items()
-                             if k not in ('device', 'table'))
-            fh.write('"%s"' % label.replace('"', "'"))
-            for m, _ in exp.columns:
-                s = r['metrics'].get(m)
-                fh.write(' %s' % (s['median'] if s else 0))
-            fh.write('\n')
+        fh.write(plot_data(exp, rows))
     cols = ', '.join("'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, h)
                      for i, (_, h) in enumerate(exp.columns))
     script = ('set terminal png size 1000,500; set output "%s"; '

@@ -236,6 +236,24 @@ class SeedTableTest(unittest.TestCase):
         self.assertRegex(t, r'2 sequential readers .*2.00x NOT met')
         self.assertIn('no data', t)
 
+    def test_verdict_printed_on_its_side_of_the_goal(self):
+        self.assertEqual(bench.verdict(0.998, 1.0), '0.998x NOT met')
+        self.assertEqual(bench.verdict(0.99996, 1.0), '0.99996x NOT met')
+        self.assertEqual(bench.verdict(1.0, 1.0), '1.00x met')
+        self.assertEqual(bench.verdict(4.996, 5.0), '4.996x NOT met')
+        self.assertEqual(bench.verdict(5.004, 5.0), '5.00x met')
+        self.assertEqual(bench.verdict(0.5, 0.97), '0.50x NOT met')
+
+    def test_plot_data_missing_is_no_bar(self):
+        rows = ['{"config": {"elevator": "a"}, "metrics": '
+                '{"reader_MBps": 2.5}}']
+        e = bench.BY_NAME['anticipatory']
+        d = bench.plot_data(e, agg_of(rows)).split()
+        self.assertEqual(d[0], '"a"')
+        self.assertEqual(d[1], '2.5')
+        self.assertEqual(set(d[2:]), {'NaN'})
+        self.assertEqual(len(d), 1 + len(e.columns))
+
 
 class BootPlanTest(unittest.TestCase):
     def test_grouping(self):
