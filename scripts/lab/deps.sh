@@ -10,12 +10,13 @@ set -euo pipefail
 PKGS=(
 	# kernel build
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod ccache
-	git xz-utils perl python3 python3-ply sparse
+	git xz-utils perl python3
 	# boot
-	qemu-system-x86 busybox-static
+	qemu-system-x86
 	# guest userspace (the guest runs the host's root read-only)
 	fio blktrace sg3-utils mdadm gnuplot-nox util-linux procps e2fsprogs
-	postgresql postgresql-contrib libpq-dev
+	# dbt2: postgres, initdb and pgbench run in the guest only
+	postgresql postgresql-contrib
 )
 
 missing=()
@@ -53,6 +54,19 @@ if [ ${#missing[@]} -gt 0 ] || [ -n "$src_want" ]; then
 	apt-get update -qq >/dev/null || warn "apt-get update failed; trying with the lists at hand"
 fi
 if [ ${#missing[@]} -gt 0 ]; then
+	# Debian's postgresql creates and starts a "main" cluster on the host
+	# when installed; the lab runs its own server in the guest.  So
+	# postgresql-common (which creates no cluster) goes first, and its
+	# createcluster.conf then says to create none.
+	if [[ " ${missing[*]} " == *" postgresql "* ]]; then
+		cc=/etc/postgresql-common/createcluster.conf
+		apt-get install -y -qq --no-install-recommends postgresql-common >/dev/null ||
+			die "apt-get install failed for: postgresql-common"
+		sed -i 's/^#* *create_main_cluster *=.*/create_main_cluster = false/' $cc
+		grep -q '^create_main_cluster = false' $cc ||
+			echo "create_main_cluster = false" >>$cc
+		log "$cc: no main cluster on the host"
+	fi
 	log "installing: ${missing[*]}"
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
 		die "apt-get install failed for: ${missing[*]}"
