@@ -734,6 +734,97 @@ static void link_lag_test(struct kunit *test)
 	}
 }
 
+/*
+ * @k sequential readers of 128 KiB, one read each outstanding, their
+ * streams 1/8 of the disk apart, until one of them has done @n reads, so
+ * that all of them run all the time.  Each stream's reads go to @reads[],
+ * its read-ahead hits to @hits[]; returns the model time of the end.
+ */
+static u64 run_streams(struct kunit *test, struct simhba_disk *d,
+		       unsigned int k, unsigned int n, unsigned int *reads,
+		       unsigned int *hits)
+{
+	struct simhba_op *ops, *op;
+	unsigned int i;
+	bool end = false;
+	u64 now = 0;
+
+	ops = kunit_kcalloc(test, k, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	for (i = 0; i < k; i++) {
+		hits[i] = 0;
+		reads[i] = 0;
+		ops[i] = (struct simhba_op){ .nsect = 256,
+			.lba = div_u64(d->capacity, 8) * i };
+		INIT_LIST_HEAD(&ops[i].node);
+		simhba_disk_enqueue(d, &ops[i], now, 0);
+	}
+	simhba_disk_dispatch(d, now);
+	while (!end) {
+		now = simhba_disk_next_event(d);
+		KUNIT_ASSERT_NE(test, now, U64_MAX);
+		while (simhba_disk_reap(d, now, &op)) {
+			i = op - ops;
+			hits[i] += op->hit;
+			end |= ++reads[i] == n;
+			op->lba += 256;
+			simhba_disk_enqueue(d, op, now, 0);
+		}
+		simhba_disk_dispatch(d, now);
+	}
+	return now;
+}
+
+/*
+ * Interleaved sequential readers: with a read-ahead segment per stream,
+ * each stream finds its next reads in its own segment; with one segment
+ * they evict each other and every read is a seek.  The prefetch that
+ * makes the hits is head time: the disk still moves no more than the
+ * media rate, and the head is never busy longer than the time passed.
+ */
+static void ra_segments_test(struct kunit *test)
+{
+	static const char * const names[] = { "u320-10k", "sata-7200" };
+	static const unsigned int ks[] = { 2, 4 };
+	const unsigned int n = 300;
+	unsigned int i, j, seg, s, reads[4], hits[4];
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		for (j = 0; j < ARRAY_SIZE(ks); j++) {
+			u64 rate[2];
+
+			for (seg = 0; seg < 2; seg++) {
+				struct simhba_disk *d = new_disk(test, names[i], 0);
+				u64 t, moved, media = simhba_media_rate(d, 0);
+
+				if (seg)
+					KUNIT_ASSERT_GE(test, d->ra_nseg, ks[j]);
+				else
+					d->ra_nseg = 1;
+				t = run_streams(test, d, ks[j], n, reads, hits);
+				for (s = 0, moved = 0; s < ks[j]; s++)
+					moved += reads[s] * 256ULL * SIMHBA_SECTOR;
+				rate[seg] = div64_u64(moved * NSEC_PER_SEC, t);
+				for (s = 0; s < ks[j]; s++) {
+					kunit_info(test, "%s, %u streams, %u segments: %llu B/s; stream %u: %u hits in %u reads\n",
+						   names[i], ks[j], d->ra_nseg,
+						   rate[seg], s, hits[s], reads[s]);
+					if (seg)
+						KUNIT_EXPECT_GE(test, hits[s] * 2,
+								reads[s]);
+					else
+						KUNIT_EXPECT_LE(test, hits[s] * 10,
+								reads[s]);
+				}
+				KUNIT_EXPECT_LE(test, rate[seg] * 100, media * 102);
+				KUNIT_EXPECT_LE(test, d->st.busy_ns,
+						max(t, d->busy_end));
+			}
+			KUNIT_EXPECT_GT(test, rate[1], 2 * rate[0]);
+		}
+	}
+}
+
 static void raid0_split_test(struct kunit *test)
 {
 	u64 mlba[SIMHBA_MAX_MEMBERS];
@@ -881,6 +972,7 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(destage_test),
 	KUNIT_CASE(link_test),
 	KUNIT_CASE(link_lag_test),
+	KUNIT_CASE(ra_segments_test),
 	KUNIT_CASE(raid0_split_test),
 	KUNIT_CASE(ssd_test),
 	KUNIT_CASE(timer_lag_test),

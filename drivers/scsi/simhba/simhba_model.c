@@ -7,8 +7,10 @@
  * operation is the controller overhead, a seek that follows distance (square
  * root for short seeks, linear for long ones), the rotational latency until
  * the first sector passes under the head, and the media transfer; the bus
- * transfer overlaps with the media transfer.  A read-ahead segment keeps
- * streaming after a read.  A write-back cache absorbs writes into dirty
+ * transfer overlaps with the media transfer.  After a read the head keeps
+ * streaming into a read-ahead segment; each sequential stream keeps its
+ * own (LRU), and a read that continues a stream fills its segment before
+ * the head moves on.  A write-back cache absorbs writes into dirty
  * extents while it has room; dirty data reaches the media only through
  * write-backs, which the firmware does whenever the head is idle and which
  * a write waits for when the cache is full, and a flush waits for all of
@@ -72,6 +74,7 @@ const struct simhba_profile simhba_profiles[] = {
 		.overhead_ns = 40000,
 		.qdepth = 64,
 		.ra_kib = 512,
+		.ra_segs = 4,
 		.wc_kib = 4096,
 		.wce = false,
 		.spec_outer_kbps = 68500,
@@ -105,6 +108,7 @@ const struct simhba_profile simhba_profiles[] = {
 		.overhead_ns = 100000,
 		.qdepth = 31,
 		.ra_kib = 1024,
+		.ra_segs = 4,
 		.wc_kib = 8192,
 		.wce = true,
 		.spec_outer_kbps = 67800,
@@ -193,6 +197,7 @@ int simhba_disk_init(struct simhba_disk *d, const struct simhba_profile *p,
 	d->depth = p->qdepth ? p->qdepth : 1;
 	d->age_ns = 1000ULL * NSEC_PER_MSEC;
 	d->wce = p->wce;
+	d->ra_nseg = clamp_t(u32, p->ra_segs, 1, SIMHBA_RA_SEGS);
 	INIT_LIST_HEAD(&d->queue);
 	INIT_LIST_HEAD(&d->done);
 	simhba_link_init(&d->own, p->iface_mbps);
@@ -453,58 +458,121 @@ static u64 link_read(struct simhba_disk *d, struct simhba_op *op, u64 first,
 	return link_xfer(d, op, 0, max(first, last > ns ? last - ns : 0));
 }
 
-/* Where the read-ahead stream has got to at time @t. */
-static u64 ra_pos(const struct simhba_disk *d, u64 t)
+/* Where the stream of segment @s has got to at time @t. */
+static u64 ra_pos(const struct simhba_ra *s, u64 t)
 {
-	u64 pos = d->ra_lba;
+	u64 pos = s->lba;
 
-	if (t > d->ra_t0)
-		pos += div64_u64(t - d->ra_t0, d->ra_tsec);
-	return min(pos, d->ra_limit);
+	if (t > s->t0)
+		pos += div64_u64(t - s->t0, s->tsec);
+	return min(pos, s->limit);
 }
 
-/* When a stream still following its read finishes filling the segment. */
-static u64 ra_end(const struct simhba_disk *d)
+/* The segment the head is streaming into, if any. */
+static struct simhba_ra *ra_live(struct simhba_disk *d)
 {
-	if (!d->ra_valid || d->ra_frozen)
+	u32 i;
+
+	for (i = 0; i < d->ra_nseg; i++)
+		if (d->ra[i].valid && !d->ra[i].frozen)
+			return &d->ra[i];
+	return NULL;
+}
+
+/* When a stream still following its read finishes filling its segment. */
+static u64 ra_end(struct simhba_disk *d)
+{
+	struct simhba_ra *s = ra_live(d);
+
+	if (!s)
 		return 0;
-	return d->ra_t0 + (d->ra_limit - d->ra_lba) * d->ra_tsec;
+	return s->t0 + (s->limit - s->lba) * s->tsec;
 }
 
 /*
- * A read that starts inside the read-ahead segment is served by the stream:
- * what is cached goes at once, the rest as the head keeps reading.  Once
- * the head has left the stream, only what was read by then is there.
+ * The segment that serves a read starting inside it: what is cached goes
+ * at once, the rest as the head keeps reading.  Once the head has left a
+ * stream, only what was read by then is there.
  */
-static bool ra_hit(const struct simhba_disk *d, const struct simhba_op *op)
+static struct simhba_ra *ra_hit(struct simhba_disk *d,
+				const struct simhba_op *op)
 {
-	if (!d->ra_valid || op->write || op->flush || op->lba < d->ra_lba)
-		return false;
-	if (d->ra_frozen)
-		return op->lba + op->nsect <= d->ra_limit;
-	return op->lba <= d->ra_limit;
+	u32 i;
+
+	if (op->write || op->flush)
+		return NULL;
+	for (i = 0; i < d->ra_nseg; i++) {
+		struct simhba_ra *s = &d->ra[i];
+
+		if (!s->valid || op->lba < s->lba)
+			continue;
+		if (s->frozen ? op->lba + op->nsect <= s->limit :
+				op->lba <= s->limit)
+			return s;
+	}
+	return NULL;
 }
 
 /* The head follows the read-ahead stream while the disk is otherwise idle. */
 static void head_sync(struct simhba_disk *d, u64 t)
 {
+	struct simhba_ra *s = ra_live(d);
 	u32 sect, spt;
 	u64 pos;
 
-	if (!d->ra_valid || d->ra_frozen)
+	if (!s)
 		return;
-	pos = min(ra_pos(d, t), d->capacity - 1);
+	pos = min(ra_pos(s, t), d->capacity - 1);
 	lba_to_chs(d, pos, &d->cyl, &d->head, &sect, &spt);
 }
 
 /* The head leaves the stream at @t: the segment keeps what it holds. */
 static void ra_stop(struct simhba_disk *d, u64 t)
 {
-	if (!d->ra_valid || d->ra_frozen)
+	struct simhba_ra *s = ra_live(d);
+
+	if (!s)
 		return;
 	head_sync(d, t);
-	d->ra_limit = ra_pos(d, t);
-	d->ra_frozen = true;
+	s->limit = ra_pos(s, t);
+	s->frozen = true;
+}
+
+/* A write of [@lba, @end) makes the segments that hold any of it stale. */
+static void ra_invalidate(struct simhba_disk *d, u64 lba, u64 end)
+{
+	u32 i;
+
+	for (i = 0; i < d->ra_nseg; i++)
+		if (d->ra[i].valid && lba < d->ra[i].limit &&
+		    end > d->ra[i].lba)
+			d->ra[i].valid = false;
+}
+
+/*
+ * The segment for a media read at @lba: the one whose stream the read
+ * continues (it starts inside or just after what the segment holds), else
+ * an empty one, else the least recently used.  *@stream says whether the
+ * read continues a stream.
+ */
+static struct simhba_ra *ra_victim(struct simhba_disk *d, u64 lba,
+				   bool *stream)
+{
+	struct simhba_ra *v = NULL;
+	u32 i;
+
+	*stream = false;
+	for (i = 0; i < d->ra_nseg; i++) {
+		struct simhba_ra *s = &d->ra[i];
+
+		if (s->valid && lba >= s->lba && lba <= s->limit) {
+			*stream = true;
+			return s;
+		}
+		if (!v || (v->valid && (!s->valid || s->used < v->used)))
+			v = s;
+	}
+	return v;
 }
 
 /*
@@ -741,6 +809,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 		       u64 start)
 {
 	u64 t = max(now, d->busy_end), m, first;
+	struct simhba_ra *s;
 
 	if (op->flush) {
 		/* SYNCHRONIZE CACHE: every dirty extent goes to the media. */
@@ -752,9 +821,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 	if (op->write) {
 		u64 in = link_xfer(d, op, 1, start);
 
-		if (d->ra_valid && op->lba < d->ra_limit &&
-		    op->lba + op->nsect > d->ra_lba)
-			d->ra_valid = false;
+		ra_invalidate(d, op->lba, op->lba + op->nsect);
 		if (wc_write(d, op)) {
 			u64 room = 0;
 
@@ -764,59 +831,72 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 				room = t;
 			}
 			wc_insert(d, op->lba, op->nsect);
+			op->hit = true;
 			d->st.wc_hits++;
 			return max(in, room);
 		}
 		wc_clean(d, op->lba, op->lba + op->nsect);
 		/* the media write follows the data as it comes in */
 		t = max(start, d->busy_end);
-		head_sync(d, t);
+		ra_stop(d, t);
 		m = media_access(d, op->lba, op->nsect, t, &first);
 		head_busy(d, t, m);
-		d->ra_valid = false;
 		return max(m, in);
 	}
 
-	if (ra_hit(d, op)) {
-		u64 avail = ra_pos(d, start);
+	s = ra_hit(d, op);
+	if (s) {
+		u64 avail = ra_pos(s, start);
 		u64 end = op->lba + op->nsect;
 
-		if (avail >= d->ra_limit && !d->ra_frozen) {
+		if (avail >= s->limit && !s->frozen) {
 			/* The segment had filled up: streaming resumes. */
-			d->ra_lba = d->ra_limit;
-			d->ra_t0 = max(start, d->busy_end) + d->rot_ns / 2;
+			s->lba = s->limit;
+			s->t0 = max(start, d->busy_end) + d->rot_ns / 2;
 		}
 		first = start;
 		if (op->lba >= avail)
-			first = d->ra_t0 + (op->lba - d->ra_lba) * d->ra_tsec;
+			first = s->t0 + (op->lba - s->lba) * s->tsec;
 		m = start;
 		if (end > avail) {
 			/* The command waits for the head to read the rest. */
-			m = d->ra_t0 + (end - d->ra_lba) * d->ra_tsec;
-			head_busy(d, max(start, d->busy_end), m);
+			m = s->t0 + (end - s->lba) * s->tsec;
+			t = max(start, d->busy_end);
+			if (m > t)
+				head_busy(d, t, m);
 		}
-		if (!d->ra_frozen)
-			d->ra_limit = min(max(d->ra_limit,
-					      end + (u64)d->p.ra_kib * 2),
-					  d->capacity);
+		if (!s->frozen)
+			s->limit = min(max(s->limit, end + (u64)d->p.ra_kib * 2),
+				       d->capacity);
+		s->used = ++d->ra_clock;
+		op->hit = true;
 		d->st.ra_hits++;
 		return link_read(d, op, max(start, first), m);
 	}
 
 	/* Media read, once the head is free. */
 	t = max(start, d->busy_end);
-	head_sync(d, t);
+	ra_stop(d, t);
 	m = media_access(d, op->lba, op->nsect, t, &first);
 	head_busy(d, t, m);
 	if (d->p.ra_kib) {
-		d->ra_valid = true;
-		d->ra_frozen = false;
-		d->ra_lba = op->lba + op->nsect;
-		d->ra_t0 = m;
-		d->ra_limit = min(d->ra_lba + (u64)d->p.ra_kib * 2, d->capacity);
-		d->ra_tsec = stream_sector_ns(d, op->lba + op->nsect - 1);
-	} else {
-		d->ra_valid = false;
+		bool stream;
+
+		s = ra_victim(d, op->lba, &stream);
+		s->valid = true;
+		s->frozen = false;
+		s->lba = op->lba + op->nsect;
+		s->t0 = m;
+		s->limit = min(s->lba + (u64)d->p.ra_kib * 2, d->capacity);
+		s->tsec = stream_sector_ns(d, op->lba + op->nsect - 1);
+		s->used = ++d->ra_clock;
+		/*
+		 * A read that continues a stream fills its segment before the
+		 * head turns to anything else: the firmware expects the next
+		 * read of the stream there.
+		 */
+		if (stream)
+			head_busy(d, m, s->t0 + (s->limit - s->lba) * s->tsec);
 	}
 	return link_read(d, op, first, m);
 }
@@ -830,6 +910,7 @@ void simhba_disk_enqueue(struct simhba_disk *d, struct simhba_op *op,
 	op->arrive = now + d->p.overhead_ns + extra_ns;
 	op->finish = 0;
 	op->queued = true;
+	op->hit = false;
 	INIT_LIST_HEAD(&op->lnode);
 	list_add_tail(&op->node, &d->queue);
 	d->nqueue++;

@@ -19,6 +19,7 @@
 #define SIMHBA_QD_BUCKETS	9	/* 1, 2, 3-4, 5-8, ..., 65-128, >128 */
 #define SIMHBA_WC_EXTENTS	64	/* dirty extents the write cache tracks */
 #define SIMHBA_DESTAGE_MAX	256	/* sectors written back per media access */
+#define SIMHBA_RA_SEGS		16	/* most read-ahead segments of a disk */
 
 enum simhba_kind {
 	SIMHBA_HDD,
@@ -54,6 +55,7 @@ struct simhba_profile {
 	u32 overhead_ns;	/* per-command controller overhead */
 	u32 qdepth;		/* tagged queue depth (1 = no reordering) */
 	u32 ra_kib;		/* read-ahead segment size */
+	u32 ra_segs;		/* read-ahead segments (0 = 1) */
 	u32 wc_kib;		/* write-back cache size */
 	bool wce;		/* write cache enabled by default */
 	/* the named drive's published sustained rates, for the tests */
@@ -96,6 +98,7 @@ struct simhba_op {
 	bool fua;
 	bool flush;
 	bool queued;		/* on the disk's queue, not started */
+	bool hit;		/* served from the buffer, no media access */
 	u64 enq;		/* model ns at which the host handed it over */
 	u64 arrive;		/* model ns at which the firmware may start it */
 	u64 finish;		/* model ns of its completion, once dispatched */
@@ -117,6 +120,21 @@ struct simhba_stats {
 	u64 destages;		/* media writes of dirty cache data */
 	u64 destage_bytes;
 	u64 qd_hist[SIMHBA_QD_BUCKETS];
+};
+
+/*
+ * A read-ahead segment: sectors [lba, limit) are (or, while the head follows
+ * the stream, will be) in the buffer; the stream started reading lba at t0,
+ * tsec per sector.
+ */
+struct simhba_ra {
+	bool valid;
+	bool frozen;			/* the head left the stream */
+	u64 lba;
+	u64 t0;
+	u64 limit;
+	u64 tsec;
+	u64 used;			/* LRU stamp */
 };
 
 /* A run of dirty sectors in the write-back cache. */
@@ -154,13 +172,10 @@ struct simhba_disk {
 	struct simhba_link *link[2];	/* to the host, to the disk */
 	u64 busy_end;			/* the mechanism is free from here */
 
-	/* read-ahead segment: streaming started at ra_lba at time ra_t0 */
-	bool ra_valid;
-	u64 ra_lba;
-	u64 ra_t0;
-	u64 ra_limit;
-	u64 ra_tsec;
-	bool ra_frozen;			/* the head left the stream */
+	/* read-ahead segments; at most one is live (the head follows it) */
+	struct simhba_ra ra[SIMHBA_RA_SEGS];
+	u32 ra_nseg;			/* tunable: segments in use */
+	u64 ra_clock;			/* LRU stamps */
 
 	/* write-back cache: dirty extents sorted by LBA, never adjacent */
 	struct simhba_extent wc[SIMHBA_WC_EXTENTS];
