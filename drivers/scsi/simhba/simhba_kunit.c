@@ -347,6 +347,54 @@ static void write_cache_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, slow, fast + d->p.t2t_ns);
 }
 
+/*
+ * A read that lies wholly in dirty cached data is served from the cache:
+ * no media access, done after the bus transfer.  One that is only partly
+ * dirty goes to the media.
+ */
+static void wc_read_test(struct kunit *test)
+{
+	struct simhba_disk *d = new_disk(test, "sata-7200", 0);
+	struct simhba_op op = { .lba = 1 << 24, .nsect = 2048, .write = true };
+	struct simhba_op *done;
+	u64 now, fin, bus = d->p.overhead_ns +
+		simhba_xfer_ns(d, 40 * SIMHBA_SECTOR);
+
+	d->wce = true;
+	INIT_LIST_HEAD(&op.node);
+	simhba_disk_enqueue(d, &op, 0, 0);
+	simhba_disk_dispatch(d, 0);
+	now = simhba_disk_next_event(d);
+	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, now, &done));
+	KUNIT_ASSERT_TRUE(test, op.hit);
+
+	/* the tail of the extent: write-backs take it from the front */
+	op = (struct simhba_op){ .lba = (1 << 24) + 2000, .nsect = 40 };
+	INIT_LIST_HEAD(&op.node);
+	simhba_disk_enqueue(d, &op, now, 0);
+	simhba_disk_dispatch(d, now);
+	fin = simhba_disk_next_event(d);
+	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, fin, &done));
+	KUNIT_EXPECT_TRUE(test, op.hit);
+	KUNIT_EXPECT_EQ(test, fin - now, bus);
+	KUNIT_EXPECT_EQ(test, d->st.wc_hits, 2);
+	KUNIT_EXPECT_EQ(test, d->st.ra_hits, 0);
+	/* a media read would have started a read-ahead stream */
+	KUNIT_EXPECT_FALSE(test, d->ra[0].valid);
+
+	/* half of it past the end of the dirty data: a media read */
+	now = fin;
+	op = (struct simhba_op){ .lba = (1 << 24) + 2028, .nsect = 40 };
+	INIT_LIST_HEAD(&op.node);
+	simhba_disk_enqueue(d, &op, now, 0);
+	simhba_disk_dispatch(d, now);
+	fin = simhba_disk_next_event(d);
+	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, fin, &done));
+	KUNIT_EXPECT_FALSE(test, op.hit);
+	KUNIT_EXPECT_GT(test, fin - now, bus);
+	KUNIT_EXPECT_EQ(test, d->st.wc_hits, 2);
+}
+
 /* A stream for the invariants, in the outer zone of the disk. */
 struct stream {
 	const char *name;
@@ -967,6 +1015,7 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(reorder_test),
 	KUNIT_CASE(aging_test),
 	KUNIT_CASE(write_cache_test),
+	KUNIT_CASE(wc_read_test),
 	KUNIT_CASE(media_rate_test),
 	KUNIT_CASE(writer_alone_test),
 	KUNIT_CASE(destage_test),

@@ -11,14 +11,15 @@
  * streaming into a read-ahead segment; each sequential stream keeps its
  * own (LRU), and a read that continues a stream fills its segment before
  * the head moves on.  A write-back cache absorbs writes into dirty
- * extents while it has room; dirty data reaches the media only through
- * write-backs, which the firmware does whenever the head is idle and which
- * a write waits for when the cache is full, and a flush waits for all of
- * them.  The head is one timeline: a write-back occupies it like a host
- * command's media access, so no mix of streams moves more bytes than the
- * media rate.  With a queue depth above 1 the firmware serves the queued
- * operation with the shortest positioning time first, unless the oldest
- * one has waited longer than the aging limit.
+ * extents while it has room, and serves reads that lie wholly in them;
+ * dirty data reaches the media only through write-backs, which the
+ * firmware does whenever the head is idle and which a write waits for
+ * when the cache is full, and a flush waits for all of them.  The head
+ * is one timeline: a write-back occupies it like a host command's media
+ * access, so no mix of streams moves more bytes than the media rate.
+ * With a queue depth above 1 the firmware serves the queued operation
+ * with the shortest positioning time first, unless the oldest one has
+ * waited longer than the aging limit.
  *
  * Everything here runs on a virtual clock in nanoseconds and is called with
  * the owner's lock held; nothing sleeps.  The schedule depends only on when
@@ -607,6 +608,22 @@ static bool wc_write(const struct simhba_disk *d, const struct simhba_op *op)
 	       op->nsect <= (u64)d->p.wc_kib * 2;
 }
 
+/*
+ * Whether a read finds all its sectors dirty in the write cache (the
+ * extents never overlap or adjoin, so they are in one of them).  A read
+ * that finds only some of them there goes to the media.
+ */
+static bool wc_read_hit(const struct simhba_disk *d,
+			const struct simhba_op *op)
+{
+	u32 first, last;
+
+	if (op->write || op->flush || !d->wc_n)
+		return false;
+	return wc_span(d, op->lba, op->lba + op->nsect, &first, &last) ==
+	       op->nsect;
+}
+
 /* Whether the cache has room for @op now, in sectors and in extents. */
 static bool wc_fits(const struct simhba_disk *d, const struct simhba_op *op)
 {
@@ -844,6 +861,13 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 		return max(m, in);
 	}
 
+	if (wc_read_hit(d, op)) {
+		/* Dirty data in the cache: no media access. */
+		op->hit = true;
+		d->st.wc_hits++;
+		return link_read(d, op, start, start);
+	}
+
 	s = ra_hit(d, op);
 	if (s) {
 		u64 avail = ra_pos(s, start);
@@ -943,7 +967,7 @@ static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 
 		if (n++ >= d->depth || op->enq > now)
 			break;
-		if (op->flush || ra_hit(d, op) ||
+		if (op->flush || ra_hit(d, op) || wc_read_hit(d, op) ||
 		    (wc_write(d, op) && wc_fits(d, op))) {
 			cost = 0;
 		} else if (wc_write(d, op)) {
