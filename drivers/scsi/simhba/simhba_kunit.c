@@ -587,6 +587,57 @@ static void destage_test(struct kunit *test)
 }
 
 /*
+ * The firmware writes back only once the head has been idle for
+ * wb_idle_ns: reads (without read-ahead, so that the head is idle from
+ * the end of each) that come sooner than that after the last one are
+ * timed exactly as on a disk with a clean cache; a longer pause starts
+ * the write-backs, and an idle disk empties its cache.
+ */
+static void destage_delay_test(struct kunit *test)
+{
+	struct simhba_disk *d = new_disk(test, "sata-7200", 0);
+	struct simhba_disk *clean = new_disk(test, "sata-7200", 0);
+	struct simhba_op op = { .nsect = 128, .write = true };
+	u64 now = 0, t, fin;
+	unsigned int i;
+
+	d->wce = true;
+	clean->wce = true;
+	d->p.ra_kib = 0;
+	clean->p.ra_kib = 0;
+	for (i = 0; i < 4; i++) {
+		op.lba = (u64)(i + 1) << 26;
+		now = one_op(test, d, &op, now);
+	}
+	KUNIT_ASSERT_LT(test, now, d->wb_idle_ns);
+	KUNIT_ASSERT_EQ(test, d->wc_n, 4);
+
+	/* reads 1/3 of the delay apart: no write-back, no wait */
+	op = (struct simhba_op){ .nsect = 8 };
+	for (i = 0; i < 5; i++) {
+		op.lba = 1000000 + i * 7000000;
+		t = one_op(test, clean, &op, now);
+		fin = one_op(test, d, &op, now);
+		KUNIT_EXPECT_EQ_MSG(test, fin, t, "read %u", i);
+		now = fin + div_u64(d->wb_idle_ns, 3);
+	}
+	KUNIT_EXPECT_EQ(test, d->st.destages, 0);
+	KUNIT_EXPECT_EQ(test, d->wc_n, 4);
+
+	/* a pause longer than the delay: write-backs begin */
+	now += d->wb_idle_ns + 20 * NSEC_PER_MSEC;
+	op.lba = 3000000;
+	one_op(test, d, &op, now);
+	KUNIT_EXPECT_GT(test, d->st.destages, 0);
+
+	/* and an idle disk empties its cache */
+	now += 2 * NSEC_PER_SEC;
+	one_op(test, d, &op, now);
+	KUNIT_EXPECT_EQ(test, d->wc_dirty, 0);
+	KUNIT_EXPECT_EQ(test, d->st.destages, 4);
+}
+
+/*
  * @n disks with @qd operations each outstanding until @total have
  * completed on each; returns the model time of the last completion.
  */
@@ -1019,6 +1070,7 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(media_rate_test),
 	KUNIT_CASE(writer_alone_test),
 	KUNIT_CASE(destage_test),
+	KUNIT_CASE(destage_delay_test),
 	KUNIT_CASE(link_test),
 	KUNIT_CASE(link_lag_test),
 	KUNIT_CASE(ra_segments_test),

@@ -13,13 +13,13 @@
  * the head moves on.  A write-back cache absorbs writes into dirty
  * extents while it has room, and serves reads that lie wholly in them;
  * dirty data reaches the media only through write-backs, which the
- * firmware does whenever the head is idle and which a write waits for
- * when the cache is full, and a flush waits for all of them.  The head
- * is one timeline: a write-back occupies it like a host command's media
- * access, so no mix of streams moves more bytes than the media rate.
- * With a queue depth above 1 the firmware serves the queued operation
- * with the shortest positioning time first, unless the oldest one has
- * waited longer than the aging limit.
+ * firmware starts once the head has been idle for a while and which a
+ * write waits for when the cache is full, and a flush waits for all of
+ * them.  The head is one timeline: a write-back occupies it like a host
+ * command's media access, so no mix of streams moves more bytes than the
+ * media rate.  With a queue depth above 1 the firmware serves the queued
+ * operation with the shortest positioning time first, unless the oldest
+ * one has waited longer than the aging limit.
  *
  * Everything here runs on a virtual clock in nanoseconds and is called with
  * the owner's lock held; nothing sleeps.  The schedule depends only on when
@@ -197,6 +197,7 @@ int simhba_disk_init(struct simhba_disk *d, const struct simhba_profile *p,
 	d->capacity = capacity ? capacity : p->capacity;
 	d->depth = p->qdepth ? p->qdepth : 1;
 	d->age_ns = 1000ULL * NSEC_PER_MSEC;
+	d->wb_idle_ns = SIMHBA_WB_IDLE_NS;
 	d->wce = p->wce;
 	d->ra_nseg = clamp_t(u32, p->ra_segs, 1, SIMHBA_RA_SEGS);
 	INIT_LIST_HEAD(&d->queue);
@@ -784,14 +785,17 @@ static u64 destage(struct simhba_disk *d, u64 t)
 }
 
 /*
- * With nothing else to do the firmware writes dirty data back: from when
- * the mechanism became free (and the read-ahead stream filled its segment)
- * until @now, the time of its next decision.  The last write-back may run
- * past @now; a host command then waits for it.
+ * With nothing else to do the firmware writes dirty data back, once the
+ * head has been idle for wb_idle_ns, neither working for the host nor
+ * filling a read-ahead segment (so that a read arriving in a short pause
+ * does not wait behind a write-back), until @now, the time of its next
+ * decision.  Write-backs then follow each other until a host command
+ * needs the head; the last one may run past @now, and the command waits
+ * for it.
  */
 static void destage_idle(struct simhba_disk *d, u64 now)
 {
-	u64 t = max(d->busy_end, ra_end(d));
+	u64 t = max(d->busy_end, max(d->host_end, ra_end(d)) + d->wb_idle_ns);
 
 	while (d->wc_n && t < now)
 		t = destage(d, t);
@@ -858,6 +862,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 		ra_stop(d, t);
 		m = media_access(d, op->lba, op->nsect, t, &first);
 		head_busy(d, t, m);
+		d->host_end = m;
 		return max(m, in);
 	}
 
@@ -888,6 +893,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 			t = max(start, d->busy_end);
 			if (m > t)
 				head_busy(d, t, m);
+			d->host_end = max(d->host_end, m);
 		}
 		if (!s->frozen)
 			s->limit = min(max(s->limit, end + (u64)d->p.ra_kib * 2),
@@ -903,6 +909,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 	ra_stop(d, t);
 	m = media_access(d, op->lba, op->nsect, t, &first);
 	head_busy(d, t, m);
+	d->host_end = d->busy_end;
 	if (d->p.ra_kib) {
 		bool stream;
 
@@ -919,8 +926,10 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 		 * head turns to anything else: the firmware expects the next
 		 * read of the stream there.
 		 */
-		if (stream)
+		if (stream) {
 			head_busy(d, m, s->t0 + (s->limit - s->lba) * s->tsec);
+			d->host_end = d->busy_end;
+		}
 	}
 	return link_read(d, op, first, m);
 }

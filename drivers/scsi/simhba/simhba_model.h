@@ -20,6 +20,7 @@
 #define SIMHBA_WC_EXTENTS	64	/* dirty extents the write cache tracks */
 #define SIMHBA_DESTAGE_MAX	256	/* sectors written back per media access */
 #define SIMHBA_RA_SEGS		16	/* most read-ahead segments of a disk */
+#define SIMHBA_WB_IDLE_NS	3000000	/* idle time before write-backs */
 
 enum simhba_kind {
 	SIMHBA_HDD,
@@ -156,6 +157,7 @@ struct simhba_disk {
 	/* tunables */
 	u32 depth;			/* firmware reordering window */
 	u64 age_ns;			/* a request older than this goes first */
+	u64 wb_idle_ns;			/* idle time before write-backs begin */
 	bool wce;
 
 	/* mechanism state */
@@ -171,6 +173,7 @@ struct simhba_disk {
 	struct simhba_link own;		/* the disk's own interface */
 	struct simhba_link *link[2];	/* to the host, to the disk */
 	u64 busy_end;			/* the mechanism is free from here */
+	u64 host_end;			/* the head's last work for the host */
 
 	/* read-ahead segments; at most one is live (the head follows it) */
 	struct simhba_ra ra[SIMHBA_RA_SEGS];
