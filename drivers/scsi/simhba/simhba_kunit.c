@@ -924,6 +924,63 @@ static void ra_segments_test(struct kunit *test)
 	}
 }
 
+/*
+ * A link serves transfers in the order their data is ready: a read
+ * decided later whose data comes off the media sooner goes first, even
+ * if it does not fit before the one decided earlier, which then moves back
+ * and finishes later.
+ */
+static void link_order_test(struct kunit *test)
+{
+	struct simhba_link *lk = kunit_kzalloc(test, sizeof(*lk), GFP_KERNEL);
+	struct simhba_disk *d[2];
+	struct simhba_op a, b, *op;
+	u64 ns, fa, fb;
+	int k;
+
+	KUNIT_ASSERT_NOT_NULL(test, lk);
+	simhba_link_init(lk, 2);
+	for (k = 0; k < 2; k++) {
+		d[k] = new_disk(test, "u320-10k", 0);
+		d[k]->p.ra_kib = 0;
+		d[k]->link[0] = lk;
+		d[k]->link[1] = lk;
+	}
+	ns = simhba_xfer_ns(d[0], 128 * SIMHBA_SECTOR);
+	/* a far read, decided first; a near one, decided just after */
+	a = (struct simhba_op){ .lba = d[0]->capacity - 1000, .nsect = 128 };
+	b = (struct simhba_op){ .lba = 64, .nsect = 128 };
+	INIT_LIST_HEAD(&a.node);
+	INIT_LIST_HEAD(&b.node);
+	simhba_disk_enqueue(d[0], &a, 0, 0);
+	simhba_disk_dispatch(d[0], 0);
+	fa = a.finish;
+	KUNIT_EXPECT_EQ(test, a.lend, fa);
+	simhba_disk_enqueue(d[1], &b, 1000, 0);
+	simhba_disk_dispatch(d[1], 1000);
+	kunit_info(test, "far read: ready %llu, on the link %llu-%llu; near read: ready %llu, on the link %llu-%llu\n",
+		   a.lready, a.lstart, a.lend, b.lready, b.lstart, b.lend);
+	KUNIT_ASSERT_LT(test, b.lready, a.lready);
+	KUNIT_ASSERT_LT(test, a.lready, b.lready + ns);
+	KUNIT_EXPECT_EQ(test, b.lstart, b.lready);
+	KUNIT_EXPECT_EQ(test, a.lstart, b.lend);
+	KUNIT_EXPECT_EQ(test, a.finish, a.lend);
+	KUNIT_EXPECT_GT(test, a.finish, fa);
+	KUNIT_EXPECT_EQ(test, simhba_disk_next_event(d[0]), a.finish);
+
+	/* they complete in that order, when the model said */
+	fb = simhba_disk_next_event(d[1]);
+	KUNIT_EXPECT_EQ(test, fb, b.lend);
+	simhba_advance(d, 2, fb);
+	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d[1], fb, &op));
+	KUNIT_EXPECT_PTR_EQ(test, op, &b);
+	KUNIT_EXPECT_FALSE(test, simhba_disk_reap(d[0], fb, &op));
+	simhba_advance(d, 2, a.finish);
+	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d[0], a.finish, &op));
+	KUNIT_EXPECT_PTR_EQ(test, op, &a);
+	KUNIT_EXPECT_LE(test, lk->busy_ns, a.finish);
+}
+
 static void raid0_split_test(struct kunit *test)
 {
 	u64 mlba[SIMHBA_MAX_MEMBERS];
@@ -1073,6 +1130,7 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(destage_delay_test),
 	KUNIT_CASE(link_test),
 	KUNIT_CASE(link_lag_test),
+	KUNIT_CASE(link_order_test),
 	KUNIT_CASE(ra_segments_test),
 	KUNIT_CASE(raid0_split_test),
 	KUNIT_CASE(ssd_test),

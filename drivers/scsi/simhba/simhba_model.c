@@ -415,33 +415,67 @@ void simhba_link_init(struct simhba_link *l, u32 mbps)
 EXPORT_SYMBOL_IF_KUNIT(simhba_link_init);
 
 /*
- * Carry @op's data over the link in direction @dir (0 to the host, 1 to
- * the disk) in the earliest gap that starts at @earliest or later; returns
- * when the transfer ends.  Decisions come in model-time order (the owner
- * advances every disk that shares the link before it hands anything over),
- * so the first decided is the first served.
+ * A transfer that waits for the link moved: its operation finishes later,
+ * and the channel serving it is busy until then.
+ */
+static void link_moved(struct simhba_op *op)
+{
+	struct simhba_disk *d = op->ldisk;
+	u64 fin = max(op->lend, op->lfloor) + op->lpost;
+	u32 i;
+
+	op->finish = fin;
+	for (i = 0; i < d->nch; i++)
+		if (d->ch_busy[i] && d->ch_op[i] == op)
+			d->ch_until[i] = fin;
+}
+
+/*
+ * Carry @op's data over the link in direction @dir from @ready, when it can
+ * move; returns when the transfer ends.  The link serves transfers in the
+ * order their data is ready, each to its end, as targets that arbitrate
+ * for a bus or a port as soon as they have data: one ready earlier goes
+ * first, even if it was decided later.  A transfer decided now is ready
+ * now or later, so the ones it goes ahead of have not started; they move
+ * back, and their operations finish later.  Decisions come in model-time
+ * order (the owner advances every disk that shares the link before it
+ * hands anything over), so none of them has been reaped.
  */
 static u64 link_xfer(struct simhba_disk *d, struct simhba_op *op, int dir,
-		     u64 earliest)
+		     u64 ready)
 {
 	struct simhba_link *l = d->link[dir];
 	u64 bytes = (u64)op->nsect * SIMHBA_SECTOR;
-	u64 ns = div_u64(bytes * 1000, l->mbps), s = earliest;
+	u64 ns = div_u64(bytes * 1000, l->mbps), end = 0;
 	struct list_head *pos = &l->busy;
 	struct simhba_op *x;
 
 	list_for_each_entry(x, &l->busy, lnode) {
-		if (x->lend <= s)
-			continue;
-		if (x->lstart >= s + ns) {
+		if (x->lready > ready) {
 			pos = &x->lnode;
 			break;
 		}
-		s = x->lend;
+		end = x->lend;
 	}
-	op->lstart = s;
-	op->lend = s + ns;
+	op->ldisk = d;
+	op->lready = ready;
+	op->lstart = max(ready, end);
+	op->lend = op->lstart + ns;
+	op->lfloor = 0;
+	op->lpost = 0;
 	list_add_tail(&op->lnode, pos);
+	end = op->lend;
+	x = op;
+	list_for_each_entry_continue(x, &l->busy, lnode) {
+		u64 s = max(x->lready, end);
+
+		if (s <= x->lstart)
+			break;
+		x->lend += s - x->lstart;
+		x->lstart = s;
+		end = x->lend;
+		link_moved(x);
+	}
 	l->busy_ns += ns;
 	l->bytes += bytes;
 	return op->lend;
@@ -816,7 +850,10 @@ static u64 service_ssd(struct simhba_disk *d, struct simhba_op *op, u64 start)
 		return start + d->p.write_ns;
 	if (!op->write)
 		return link_read(d, op, first, first + chan);
-	return max(link_xfer(d, op, 1, start), start + chan) + d->p.write_ns;
+	link_xfer(d, op, 1, start);
+	op->lfloor = start + chan;
+	op->lpost = d->p.write_ns;
+	return max(op->lend, op->lfloor) + op->lpost;
 }
 
 /*
@@ -854,6 +891,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 			wc_insert(d, op->lba, op->nsect);
 			op->hit = true;
 			d->st.wc_hits++;
+			op->lfloor = room;
 			return max(in, room);
 		}
 		wc_clean(d, op->lba, op->lba + op->nsect);
@@ -863,6 +901,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 		m = media_access(d, op->lba, op->nsect, t, &first);
 		head_busy(d, t, m);
 		d->host_end = m;
+		op->lfloor = m;
 		return max(m, in);
 	}
 

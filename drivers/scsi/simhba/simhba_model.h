@@ -77,22 +77,27 @@ struct simhba_zone {
 /*
  * A link carries the data between the host and its disks: an Ultra320 bus
  * or a Fibre Channel port shared by a host's disks, or a disk's own SATA
- * link.  Transfers take it one at a time, each in the earliest gap from
- * when its data can move; a full-duplex link is one simhba_link per
+ * link.  Transfers take it one at a time, in the order their data is
+ * ready, none interrupted; a full-duplex link is one simhba_link per
  * direction.
  */
 struct simhba_link {
 	u32 mbps;		/* 10^6 bytes/s */
-	struct list_head busy;	/* reserved transfers, by start time */
+	struct list_head busy;	/* reserved transfers, by ready time */
 	u64 busy_ns;		/* statistics */
 	u64 bytes;
 };
+
+struct simhba_disk;
 
 /* One operation on one disk (a command, or a RAID0 member piece of one). */
 struct simhba_op {
 	struct list_head node;	/* the disk's queue, then its done list */
 	struct list_head lnode;	/* its transfer on a link */
+	struct simhba_disk *ldisk;	/* whose channel waits for it */
+	u64 lready;		/* its data can move from here */
 	u64 lstart, lend;
+	u64 lfloor, lpost;	/* finish = max(lend, lfloor) + lpost */
 	u64 lba;
 	u32 nsect;
 	bool write;
