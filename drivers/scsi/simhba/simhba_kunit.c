@@ -981,6 +981,69 @@ static void link_order_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, lk->busy_ns, a.finish);
 }
 
+/*
+ * Aborting a command whose transfer holds the link: what had not moved
+ * when the abort came leaves the link's statistics, so that its busy time
+ * stays within the time that passed and its bytes are the bytes moved;
+ * the rest of the reservation is free for the next transfer.
+ */
+static void link_cancel_test(struct kunit *test)
+{
+	struct simhba_link *lk = kunit_kzalloc(test, sizeof(*lk), GFP_KERNEL);
+	struct simhba_disk *d[2];
+	struct simhba_op a, b, c, *op;
+	u64 ns, bytes = 128 * SIMHBA_SECTOR, now, half;
+	int k;
+
+	KUNIT_ASSERT_NOT_NULL(test, lk);
+	simhba_link_init(lk, 2);
+	for (k = 0; k < 2; k++) {
+		d[k] = new_disk(test, "u320-10k", 0);
+		d[k]->p.ra_kib = 0;
+		d[k]->link[0] = lk;
+		d[k]->link[1] = lk;
+	}
+	ns = simhba_xfer_ns(d[0], bytes);
+	a = (struct simhba_op){ .lba = 64, .nsect = 128 };
+	b = (struct simhba_op){ .lba = d[1]->capacity - 1000, .nsect = 128 };
+	INIT_LIST_HEAD(&a.node);
+	INIT_LIST_HEAD(&b.node);
+	simhba_disk_enqueue(d[0], &a, 0, 0);
+	simhba_disk_dispatch(d[0], 0);
+	simhba_disk_enqueue(d[1], &b, 0, 0);
+	simhba_disk_dispatch(d[1], 0);
+	KUNIT_ASSERT_EQ(test, b.lstart, a.lend);
+	KUNIT_EXPECT_EQ(test, lk->busy_ns, 2 * ns);
+	KUNIT_EXPECT_EQ(test, lk->bytes, 2 * bytes);
+
+	/* abort a half way through its transfer, and b before its own */
+	half = a.lstart + ns / 2;
+	simhba_advance(d, 2, half);
+	simhba_disk_cancel(d[0], &a);
+	KUNIT_EXPECT_EQ(test, lk->busy_ns, ns / 2 + ns);
+	expect_within_pct(test, lk->bytes, bytes / 2 + bytes, 1);
+	simhba_disk_cancel(d[1], &b);
+	KUNIT_EXPECT_EQ(test, lk->busy_ns, ns / 2);
+	expect_within_pct(test, lk->bytes, bytes / 2, 1);
+	KUNIT_EXPECT_LE(test, lk->busy_ns, half);
+
+	/* the disks finish their media work; nothing more crosses the link */
+	now = max(simhba_disk_next_event(d[0]), simhba_disk_next_event(d[1]));
+	simhba_advance(d, 2, now);
+	KUNIT_EXPECT_FALSE(test, simhba_disk_reap(d[0], now, &op));
+	KUNIT_EXPECT_FALSE(test, simhba_disk_reap(d[1], now, &op));
+	KUNIT_EXPECT_LE(test, lk->busy_ns, now);
+	KUNIT_EXPECT_TRUE(test, list_empty(&lk->busy));
+
+	/* the next read has the link from when its data is ready */
+	c = (struct simhba_op){ .lba = 64, .nsect = 128 };
+	INIT_LIST_HEAD(&c.node);
+	simhba_disk_enqueue(d[0], &c, now, 0);
+	simhba_disk_dispatch(d[0], now);
+	KUNIT_EXPECT_EQ(test, c.lstart, c.lready);
+	KUNIT_EXPECT_EQ(test, lk->busy_ns, ns / 2 + ns);
+}
+
 static void raid0_split_test(struct kunit *test)
 {
 	u64 mlba[SIMHBA_MAX_MEMBERS];
@@ -1131,6 +1194,7 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(link_test),
 	KUNIT_CASE(link_lag_test),
 	KUNIT_CASE(link_order_test),
+	KUNIT_CASE(link_cancel_test),
 	KUNIT_CASE(ra_segments_test),
 	KUNIT_CASE(raid0_split_test),
 	KUNIT_CASE(ssd_test),

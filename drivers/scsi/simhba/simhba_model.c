@@ -458,6 +458,7 @@ static u64 link_xfer(struct simhba_disk *d, struct simhba_op *op, int dir,
 		end = x->lend;
 	}
 	op->ldisk = d;
+	op->llink = l;
 	op->lready = ready;
 	op->lstart = max(ready, end);
 	op->lend = op->lstart + ns;
@@ -1092,6 +1093,7 @@ void simhba_disk_dispatch(struct simhba_disk *d, u64 now)
 {
 	u32 i;
 
+	d->now = max(d->now, now);
 	while (simhba_disk_next_event(d) <= now)
 		simhba_disk_step(d);
 	for (i = 0; i < d->nch && d->nqueue; i++)
@@ -1162,6 +1164,8 @@ void simhba_advance(struct simhba_disk **d, unsigned int n, u64 now)
 	unsigned int i, first;
 	u64 t, e;
 
+	for (i = 0; i < n; i++)
+		d[i]->now = max(d[i]->now, now);
 	for (;;) {
 		first = n;
 		t = now;
@@ -1191,6 +1195,7 @@ static void op_unlink(struct simhba_op *op)
  */
 bool simhba_disk_reap(struct simhba_disk *d, u64 now, struct simhba_op **op)
 {
+	d->now = max(d->now, now);
 	while (simhba_disk_next_event(d) <= now)
 		simhba_disk_step(d);
 	if (list_empty(&d->done))
@@ -1203,6 +1208,26 @@ bool simhba_disk_reap(struct simhba_disk *d, u64 now, struct simhba_op **op)
 EXPORT_SYMBOL_IF_KUNIT(simhba_disk_reap);
 
 /*
+ * An aborted command's transfer stops at @now: what had not moved by then
+ * never crosses the link, and the rest of its reservation is free for
+ * transfers decided from now on (those reserved already keep their times).
+ */
+static void link_cancel(struct simhba_op *op, u64 now)
+{
+	struct simhba_link *l = op->llink;
+	u64 ns = op->lend - op->lstart, left;
+
+	if (list_empty(&op->lnode))
+		return;
+	list_del_init(&op->lnode);
+	if (now >= op->lend)
+		return;
+	left = op->lend - max(now, op->lstart);
+	l->busy_ns -= left;
+	l->bytes -= ns ? div64_u64((u64)op->nsect * SIMHBA_SECTOR * left, ns) : 0;
+}
+
+/*
  * Forget @op, wherever it is; a channel serving it stays busy until its
  * finish time.  The owner advances the disk to the present first.
  */
@@ -1210,7 +1235,7 @@ void simhba_disk_cancel(struct simhba_disk *d, struct simhba_op *op)
 {
 	u32 i;
 
-	op_unlink(op);
+	link_cancel(op, d->now);
 	for (i = 0; i < d->nch; i++) {
 		if (d->ch_op[i] == op) {
 			d->ch_op[i] = NULL;

@@ -95,6 +95,7 @@ struct simhba_op {
 	struct list_head node;	/* the disk's queue, then its done list */
 	struct list_head lnode;	/* its transfer on a link */
 	struct simhba_disk *ldisk;	/* whose channel waits for it */
+	struct simhba_link *llink;	/* the link it is reserved on */
 	u64 lready;		/* its data can move from here */
 	u64 lstart, lend;
 	u64 lfloor, lpost;	/* finish = max(lend, lfloor) + lpost */
@@ -177,6 +178,7 @@ struct simhba_disk {
 	struct list_head done;		/* finished, not yet reaped */
 	struct simhba_link own;		/* the disk's own interface */
 	struct simhba_link *link[2];	/* to the host, to the disk */
+	u64 now;			/* the owner brought the disk up to here */
 	u64 busy_end;			/* the mechanism is free from here */
 	u64 host_end;			/* the head's last work for the host */
 
