@@ -347,54 +347,6 @@ static void write_cache_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, slow, fast + d->p.t2t_ns);
 }
 
-/*
- * A read that lies wholly in dirty cached data is served from the cache:
- * no media access, done after the bus transfer.  One that is only partly
- * dirty goes to the media.
- */
-static void wc_read_test(struct kunit *test)
-{
-	struct simhba_disk *d = new_disk(test, "sata-7200", 0);
-	struct simhba_op op = { .lba = 1 << 24, .nsect = 2048, .write = true };
-	struct simhba_op *done;
-	u64 now, fin, bus = d->p.overhead_ns +
-		simhba_xfer_ns(d, 40 * SIMHBA_SECTOR);
-
-	d->wce = true;
-	INIT_LIST_HEAD(&op.node);
-	simhba_disk_enqueue(d, &op, 0, 0);
-	simhba_disk_dispatch(d, 0);
-	now = simhba_disk_next_event(d);
-	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, now, &done));
-	KUNIT_ASSERT_TRUE(test, op.hit);
-
-	/* the tail of the extent: write-backs take it from the front */
-	op = (struct simhba_op){ .lba = (1 << 24) + 2000, .nsect = 40 };
-	INIT_LIST_HEAD(&op.node);
-	simhba_disk_enqueue(d, &op, now, 0);
-	simhba_disk_dispatch(d, now);
-	fin = simhba_disk_next_event(d);
-	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, fin, &done));
-	KUNIT_EXPECT_TRUE(test, op.hit);
-	KUNIT_EXPECT_EQ(test, fin - now, bus);
-	KUNIT_EXPECT_EQ(test, d->st.wc_hits, 2);
-	KUNIT_EXPECT_EQ(test, d->st.ra_hits, 0);
-	/* a media read would have started a read-ahead stream */
-	KUNIT_EXPECT_FALSE(test, d->ra[0].valid);
-
-	/* half of it past the end of the dirty data: a media read */
-	now = fin;
-	op = (struct simhba_op){ .lba = (1 << 24) + 2028, .nsect = 40 };
-	INIT_LIST_HEAD(&op.node);
-	simhba_disk_enqueue(d, &op, now, 0);
-	simhba_disk_dispatch(d, now);
-	fin = simhba_disk_next_event(d);
-	KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, fin, &done));
-	KUNIT_EXPECT_FALSE(test, op.hit);
-	KUNIT_EXPECT_GT(test, fin - now, bus);
-	KUNIT_EXPECT_EQ(test, d->st.wc_hits, 2);
-}
-
 /* A stream for the invariants, in the outer zone of the disk. */
 struct stream {
 	const char *name;
@@ -522,6 +474,41 @@ static u64 one_op(struct kunit *test, struct simhba_disk *d,
 	KUNIT_EXPECT_NE(test, fin, U64_MAX);
 	KUNIT_EXPECT_TRUE(test, simhba_disk_reap(d, fin, &done));
 	return fin;
+}
+
+/*
+ * A read that lies wholly in dirty cached data is served from the cache:
+ * no media access, done after the bus transfer.  One that is only partly
+ * dirty goes to the media.
+ */
+static void wc_read_test(struct kunit *test)
+{
+	struct simhba_disk *d = new_disk(test, "sata-7200", 0);
+	struct simhba_op op = { .lba = 1 << 24, .nsect = 2048, .write = true };
+	u64 now, fin, bus = d->p.overhead_ns +
+		simhba_xfer_ns(d, 40 * SIMHBA_SECTOR);
+
+	d->wce = true;
+	now = one_op(test, d, &op, 0);
+	KUNIT_ASSERT_TRUE(test, op.hit);
+
+	/* the tail of the extent: write-backs take it from the front */
+	op = (struct simhba_op){ .lba = (1 << 24) + 2000, .nsect = 40 };
+	fin = one_op(test, d, &op, now);
+	KUNIT_EXPECT_TRUE(test, op.hit);
+	KUNIT_EXPECT_EQ(test, fin - now, bus);
+	KUNIT_EXPECT_EQ(test, d->st.wc_hits, 2);
+	KUNIT_EXPECT_EQ(test, d->st.ra_hits, 0);
+	/* a media read would have started a read-ahead stream */
+	KUNIT_EXPECT_FALSE(test, d->ra[0].valid);
+
+	/* half of it past the end of the dirty data: a media read */
+	now = fin;
+	op = (struct simhba_op){ .lba = (1 << 24) + 2028, .nsect = 40 };
+	fin = one_op(test, d, &op, now);
+	KUNIT_EXPECT_FALSE(test, op.hit);
+	KUNIT_EXPECT_GT(test, fin - now, bus);
+	KUNIT_EXPECT_EQ(test, d->st.wc_hits, 2);
 }
 
 /*
@@ -925,20 +912,17 @@ static void ra_segments_test(struct kunit *test)
 }
 
 /*
- * A link serves transfers in the order their data is ready: a read
- * decided later whose data comes off the media sooner goes first, even
- * if it does not fit before the one decided earlier, which then moves back
- * and finishes later.
+ * Two u320-10k disks without read-ahead on one 2 MB/s link, so slow that
+ * a 64 KiB transfer outlasts any positioning.
  */
-static void link_order_test(struct kunit *test)
+static struct simhba_link *slow_pair(struct kunit *test,
+				     struct simhba_disk **d)
 {
 	struct simhba_link *lk = kunit_kzalloc(test, sizeof(*lk), GFP_KERNEL);
-	struct simhba_disk *d[2];
-	struct simhba_op a, b, *op;
-	u64 ns, fa, fb;
 	int k;
 
-	KUNIT_ASSERT_NOT_NULL(test, lk);
+	if (!lk)
+		return NULL;
 	simhba_link_init(lk, 2);
 	for (k = 0; k < 2; k++) {
 		d[k] = new_disk(test, "u320-10k", 0);
@@ -946,18 +930,39 @@ static void link_order_test(struct kunit *test)
 		d[k]->link[0] = lk;
 		d[k]->link[1] = lk;
 	}
+	return lk;
+}
+
+/* Hand @op over to @d at @now; the firmware decides at once if it can. */
+static void hand_over(struct simhba_disk *d, struct simhba_op *op, u64 now)
+{
+	INIT_LIST_HEAD(&op->node);
+	simhba_disk_enqueue(d, op, now, 0);
+	simhba_disk_dispatch(d, now);
+}
+
+/*
+ * A link serves transfers in the order their data is ready: a read
+ * decided later whose data comes off the media sooner goes first, even
+ * if it does not fit before the one decided earlier, which then moves back
+ * and finishes later.
+ */
+static void link_order_test(struct kunit *test)
+{
+	struct simhba_disk *d[2];
+	struct simhba_link *lk = slow_pair(test, d);
+	struct simhba_op a, b, *op;
+	u64 ns, fa, fb;
+
+	KUNIT_ASSERT_NOT_NULL(test, lk);
 	ns = simhba_xfer_ns(d[0], 128 * SIMHBA_SECTOR);
 	/* a far read, decided first; a near one, decided just after */
 	a = (struct simhba_op){ .lba = d[0]->capacity - 1000, .nsect = 128 };
 	b = (struct simhba_op){ .lba = 64, .nsect = 128 };
-	INIT_LIST_HEAD(&a.node);
-	INIT_LIST_HEAD(&b.node);
-	simhba_disk_enqueue(d[0], &a, 0, 0);
-	simhba_disk_dispatch(d[0], 0);
+	hand_over(d[0], &a, 0);
 	fa = a.finish;
 	KUNIT_EXPECT_EQ(test, a.lend, fa);
-	simhba_disk_enqueue(d[1], &b, 1000, 0);
-	simhba_disk_dispatch(d[1], 1000);
+	hand_over(d[1], &b, 1000);
 	kunit_info(test, "far read: ready %llu, on the link %llu-%llu; near read: ready %llu, on the link %llu-%llu\n",
 		   a.lready, a.lstart, a.lend, b.lready, b.lstart, b.lend);
 	KUNIT_ASSERT_LT(test, b.lready, a.lready);
@@ -989,29 +994,17 @@ static void link_order_test(struct kunit *test)
  */
 static void link_cancel_test(struct kunit *test)
 {
-	struct simhba_link *lk = kunit_kzalloc(test, sizeof(*lk), GFP_KERNEL);
 	struct simhba_disk *d[2];
+	struct simhba_link *lk = slow_pair(test, d);
 	struct simhba_op a, b, c, *op;
 	u64 ns, bytes = 128 * SIMHBA_SECTOR, now, half;
-	int k;
 
 	KUNIT_ASSERT_NOT_NULL(test, lk);
-	simhba_link_init(lk, 2);
-	for (k = 0; k < 2; k++) {
-		d[k] = new_disk(test, "u320-10k", 0);
-		d[k]->p.ra_kib = 0;
-		d[k]->link[0] = lk;
-		d[k]->link[1] = lk;
-	}
 	ns = simhba_xfer_ns(d[0], bytes);
 	a = (struct simhba_op){ .lba = 64, .nsect = 128 };
 	b = (struct simhba_op){ .lba = d[1]->capacity - 1000, .nsect = 128 };
-	INIT_LIST_HEAD(&a.node);
-	INIT_LIST_HEAD(&b.node);
-	simhba_disk_enqueue(d[0], &a, 0, 0);
-	simhba_disk_dispatch(d[0], 0);
-	simhba_disk_enqueue(d[1], &b, 0, 0);
-	simhba_disk_dispatch(d[1], 0);
+	hand_over(d[0], &a, 0);
+	hand_over(d[1], &b, 0);
 	KUNIT_ASSERT_EQ(test, b.lstart, a.lend);
 	KUNIT_EXPECT_EQ(test, lk->busy_ns, 2 * ns);
 	KUNIT_EXPECT_EQ(test, lk->bytes, 2 * bytes);
@@ -1037,9 +1030,7 @@ static void link_cancel_test(struct kunit *test)
 
 	/* the next read has the link from when its data is ready */
 	c = (struct simhba_op){ .lba = 64, .nsect = 128 };
-	INIT_LIST_HEAD(&c.node);
-	simhba_disk_enqueue(d[0], &c, now, 0);
-	simhba_disk_dispatch(d[0], now);
+	hand_over(d[0], &c, now);
 	KUNIT_EXPECT_EQ(test, c.lstart, c.lready);
 	KUNIT_EXPECT_EQ(test, lk->busy_ns, ns / 2 + ns);
 }
