@@ -8,9 +8,8 @@
  * root for short seeks, linear for long ones), the rotational latency until
  * the first sector passes under the head, and the media transfer; the bus
  * transfer overlaps with the media transfer.  After a read the head keeps
- * streaming into a read-ahead segment; each sequential stream keeps its
- * own (LRU), and a read that continues a stream fills its segment before
- * the head moves on.  A write-back cache absorbs writes into dirty
+ * streaming into a read-ahead segment while nothing else waits; each
+ * sequential stream keeps its own segment (LRU).  A write-back cache absorbs writes into dirty
  * extents while it has room, and serves reads that lie wholly in them;
  * dirty data reaches the media only through write-backs, which the
  * firmware starts once the head has been idle for a while and which a
@@ -962,14 +961,12 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 		s->tsec = stream_sector_ns(d, op->lba + op->nsect - 1);
 		s->used = ++d->ra_clock;
 		/*
-		 * A read that continues a stream fills its segment before the
-		 * head turns to anything else: the firmware expects the next
-		 * read of the stream there.
+		 * The prefetch goes on only while the head has nothing else to
+		 * do: a command that is waiting stops it at once (a minimum
+		 * prefetch of 0, the SCSI caching page's default), so readers
+		 * that keep a command waiting find nothing prefetched.  This is
+		 * the deceptive idleness anticipatory scheduling is about.
 		 */
-		if (stream) {
-			head_busy(d, m, s->t0 + (s->limit - s->lba) * s->tsec);
-			d->host_end = d->busy_end;
-		}
 	}
 	return link_read(d, op, first, m);
 }
