@@ -6,7 +6,7 @@
   bench.py NAME[,NAME...]|all        run them (BENCH_RUNS, BENCH_SCALE,
                                      KERNELS=a,b for raid0-dd: names of
                                      experiments/kernels, or series-N)
-  bench.py --parse vmstat|readprofile|time|pgbench FILE
+  bench.py --parse vmstat|readprofile|time|pgbench|sg-window FILE
                                      the parsers, for the guest side: JSON
 
 The experiments that share a guest (same kernel, memory and command line)
@@ -285,11 +285,172 @@ def parse_pgbench(text):
     return out
 
 
+# The sg-segments sampler (experiments/sg-segments.sh sg_snap): blocks of
+#   snap UPTIME
+#   disk NAME <the 11+ fields of /sys/block/NAME/stat>
+#   lun NAME READS READ_BYTES              (simhba_stats; "-": unreadable)
+#   link HOST DIRECTION mbps N busy_ns N bytes N
+#   proc PID STATE SYSCR VOLUNTARY NONVOLUNTARY   ("-": unreadable)
+#   cpu <the jiffies of /proc/stat's cpu line>
+#   ctxt N / intr N
+#   end UPTIME
+# and, after the last block, "max_segs HOST N" lines.
+
+def _int_or_none(x):
+    return int(x) if re.match(r'^\d+$', x) else None
+
+
+def parse_sg_snaps(text):
+    """The sampler's output -> (snapshots, {host: most segments seen}).
+
+    A snapshot is {'t': mid-point of its two uptime readings, 'disk':
+    {name: [stat fields]}, 'lun': {name: (reads, bytes)}, 'link':
+    {(host, direction): {key: value}}, 'proc': {pid: {'state', 'syscr',
+    'vcs', 'nvcs'}}, 'cpu': [jiffies], 'ctxt', 'intr'}; a block without
+    its end line is dropped.  Unreadable values are None.
+    """
+    snaps, cur, segs = [], None, {}
+    for line in text.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        k = f[0]
+        if k == 'snap' and len(f) > 1:
+            cur = {'t0': float(f[1]), 'disk': {}, 'lun': {}, 'link': {},
+                   'proc': {}, 'cpu': None, 'ctxt': None, 'intr': None}
+        elif k == 'max_segs' and len(f) == 3:
+            segs[f[1]] = _int_or_none(f[2])
+        elif cur is None:
+            continue
+        elif k == 'end' and len(f) > 1:
+            cur['t'] = (cur.pop('t0') + float(f[1])) / 2
+            snaps.append(cur)
+            cur = None
+        elif k == 'disk' and len(f) >= 13:
+            cur['disk'][f[1]] = [int(x) for x in f[2:]]
+        elif k == 'lun' and len(f) == 4:
+            cur['lun'][f[1]] = (_int_or_none(f[2]), _int_or_none(f[3]))
+        elif k == 'link' and len(f) >= 4:
+            cur['link'][(f[1], f[2])] = {a: int(b) for a, b in
+                                         zip(f[3::2], f[4::2])
+                                         if re.match(r'^\d+$', b)}
+        elif k == 'proc' and len(f) == 6:
+            cur['proc'][f[1]] = {'state': f[2], 'syscr': _int_or_none(f[3]),
+                                 'vcs': _int_or_none(f[4]),
+                                 'nvcs': _int_or_none(f[5])}
+        elif k == 'cpu':
+            cur['cpu'] = [int(x) for x in f[1:]]
+        elif k in ('ctxt', 'intr') and len(f) == 2:
+            cur[k] = _int_or_none(f[1])
+    return snaps, segs
+
+
+SG_RUNNING = ('R', 'S', 'D')
+
+SG_METRICS = ('window_s', 'MBps', 'calls_per_s', 'cmds_per_call',
+              'simhba_cmds_per_call', 'kib_per_cmd', 'dd_cs_per_call',
+              'dd_vcs_per_call', 'dd_nvcs_per_call', 'cs_per_s',
+              'sys_cs_per_call', 'in_per_s', 'in_per_call', 'us_pct',
+              'sy_pct', 'id_pct', 'link_MBps', 'link_busy_pct',
+              'link_cap_MBps', 'max_segs_seen')
+
+
+def sg_running(snap):
+    """Every reader of the snapshot still runs (none ended or a zombie)."""
+    return bool(snap['proc']) and all(p['state'] in SG_RUNNING
+                                      for p in snap['proc'].values())
+
+
+def _delta(a, b, get):
+    """Sum over the keys of a of get(b[k]) - get(a[k]); None when a value
+    is missing in either, or a key of a is not in b."""
+    tot = 0
+    if not a:
+        return None
+    for k, va in a.items():
+        if k not in b:
+            return None
+        x, y = get(va), get(b[k])
+        if x is None or y is None:
+            return None
+        tot += y - x
+    return tot
+
+
+def _div(a, b):
+    return a / b if a is not None and b else None
+
+
+def sg_window(snaps, segs=None):
+    """The sg-segments metrics over the window from the first snapshot to
+    the last one at which every reader still runs: {metric: value or None}.
+    """
+    out = {m: None for m in SG_METRICS}
+    if segs:
+        v = list(segs.values())
+        out['max_segs_seen'] = None if None in v else max(v)
+    ok = [s for s in snaps if sg_running(s)]
+    if len(ok) < 2 or set(ok[0]['proc']) != set(ok[-1]['proc']):
+        return out
+    a, b = ok[0], ok[-1]
+    t = b['t'] - a['t']
+    if t <= 0:
+        return out
+    out['window_s'] = round(t, 3)
+    sectors = _delta(a['disk'], b['disk'], lambda f: f[2])
+    cmds = _delta(a['disk'], b['disk'], lambda f: f[0])
+    lun = _delta(a['lun'], b['lun'], lambda x: x[0])
+    calls = _delta(a['proc'], b['proc'], lambda p: p['syscr'])
+    vcs = _delta(a['proc'], b['proc'], lambda p: p['vcs'])
+    nvcs = _delta(a['proc'], b['proc'], lambda p: p['nvcs'])
+    ctxt = (b['ctxt'] - a['ctxt'] if None not in (a['ctxt'], b['ctxt'])
+            else None)
+    intr = (b['intr'] - a['intr'] if None not in (a['intr'], b['intr'])
+            else None)
+    out['MBps'] = _div(sectors * 512 / 1e6 if sectors is not None else None,
+                       t)
+    out['calls_per_s'] = _div(calls, t)
+    out['cmds_per_call'] = _div(cmds, calls)
+    out['simhba_cmds_per_call'] = _div(lun, calls)
+    out['kib_per_cmd'] = _div(sectors / 2 if sectors is not None else None,
+                              cmds)
+    out['dd_vcs_per_call'] = _div(vcs, calls)
+    out['dd_nvcs_per_call'] = _div(nvcs, calls)
+    out['dd_cs_per_call'] = _div(vcs + nvcs if None not in (vcs, nvcs)
+                                 else None, calls)
+    out['cs_per_s'] = _div(ctxt, t)
+    out['sys_cs_per_call'] = _div(ctxt, calls)
+    out['in_per_s'] = _div(intr, t)
+    out['in_per_call'] = _div(intr, calls)
+    if a['cpu'] and b['cpu'] and len(a['cpu']) >= 8 and \
+            len(a['cpu']) == len(b['cpu']):
+        d = [y - x for x, y in zip(a['cpu'], b['cpu'])]
+        # user nice system idle iowait irq softirq steal [guest...]
+        tot = sum(d[:8])
+        if tot > 0:
+            out['us_pct'] = 100 * (d[0] + d[1]) / tot
+            out['sy_pct'] = 100 * (d[2] + d[5] + d[6]) / tot
+            out['id_pct'] = 100 * (d[3] + d[4]) / tot
+    up = {k: v for k, v in a['link'].items() if k[1] in ('to_host', 'both')}
+    if up:
+        out['link_cap_MBps'] = sum(v.get('mbps', 0) for v in up.values())
+        by = _delta(up, b['link'], lambda v: v.get('bytes'))
+        busy = _delta(up, b['link'], lambda v: v.get('busy_ns'))
+        out['link_MBps'] = _div(by / 1e6 if by is not None else None, t)
+        out['link_busy_pct'] = _div(100 * busy / 1e9 if busy is not None
+                                    else None, t * len(up))
+    for k, v in out.items():
+        if isinstance(v, float):
+            out[k] = round(v, 4)
+    return out
+
+
 PARSERS = {
     'vmstat': lambda t: parse_vmstat(t),
     'readprofile': lambda t: parse_readprofile(t, 10),
     'time': lambda t: parse_time(t),
     'pgbench': lambda t: parse_pgbench(t),
+    'sg-window': lambda t: sg_window(*parse_sg_snaps(t)),
 }
 
 
@@ -479,28 +640,105 @@ def fmt_raid0(exp, agg, notes, ctx):
     return '\n'.join(text)
 
 
+# Seed 001's vmstat samples (bi in cs), as Badari printed them: 20 dd
+# readers on 2.5.47-mm3 with max_sectors 512.  bi is KiB/s.
+SEED_001 = {
+    64: [(194765, 1762, 2183), (194611, 1761, 2122), (194509, 1774, 2150),
+         (194816, 1762, 2132), (194765, 1764, 2177)],
+    32: [(170755, 2354, 3477), (172771, 2363, 3512), (174031, 2372, 3576),
+         (173074, 2384, 3538), (172670, 2364, 3502)],
+}
+
+
+def seed_001(seg):
+    """The seed's figures for sg_segments=seg, in this table's units:
+    MBps (10^6 B/s), cs_per_s, in_per_s and, per dd read() of 256 KiB
+    (bi / 256 calls a second), sys_cs_per_call and in_per_call.  {} for a
+    value the seed did not run."""
+    if seg not in SEED_001:
+        return {}
+    m = vmstat_means([dict(zip(('bi', 'in', 'cs'), x))
+                      for x in SEED_001[seg]], ('bi', 'in', 'cs'))
+    calls = m['bi'] / 256
+    return {'MBps': m['bi'] * 1024 / 1e6, 'cs_per_s': m['cs'],
+            'in_per_s': m['in'], 'sys_cs_per_call': m['cs'] / calls,
+            'in_per_call': m['in'] / calls}
+
+
+# the comparison with the seed: (metric, what it is)
+SG_COMPARE = [
+    ('MBps', 'MB/s (10^6 B/s; disks\' sectors read)'),
+    ('link_busy_pct', 'link busy % (simhba, to host)'),
+    ('cs_per_s', 'context switches/s (whole guest)'),
+    ('in_per_s', 'interrupts/s (whole guest)'),
+    ('sys_cs_per_call', 'context switches per call (whole guest)'),
+    ('in_per_call', 'interrupts per call (whole guest)'),
+    ('dd_cs_per_call', 'dd context switches per call'),
+    ('dd_vcs_per_call', '  of which voluntary'),
+    ('cmds_per_call', 'SCSI commands per call (disks)'),
+    ('simhba_cmds_per_call', 'SCSI commands per call (simhba)'),
+    ('kib_per_cmd', 'KiB per command'),
+]
+
+
 def fmt_sg_segments(exp, agg, notes, ctx):
-    """Seed 001: per SG_SEGMENTS value, vmstat samples (bi in cs us sy id)
-    and the aggregate."""
+    """Seed 001: per SG_SEGMENTS value, the vmstat samples (bi in cs us sy
+    id) and the measured window; then the measured figures beside the
+    seed's, and the ratios 64/32 of both."""
+    def cell(v, f='%.2f'):
+        return 'missing' if v is None else f % v
+
     text = []
     for r in agg:
         c = r['config']
-        text.append('max_sectors = %s' % c.get('max_sectors', '?'))
-        text.append('SG_SEGMENTS = %s' % c.get('sg_segments', '?'))
+        text.append('max_sectors = %s' % c.get('max_sectors', 'missing'))
+        text.append('SG_SEGMENTS = %s' % c.get('sg_segments', 'missing'))
         text.append('%10s %6s %7s %3s %3s %3s' % ('bi', 'in', 'cs', 'us',
                                                    'sy', 'id'))
         for d in r.get('details', []):
             for s in d.get('vmstat', []):
-                text.append('%10d %6d %7d %3d %3d %3d' % tuple(
-                    s.get(k, 0) for k in ('bi', 'in', 'cs', 'us', 'sy',
-                                          'id')))
-        text.append('aggregate %s MB/s, %s context switches/s, %s per '
-                    'direct-I/O call' % (fmt(median_of(r, 'MBps')),
-                                         fmt(median_of(r, 'cs_per_s')),
-                                         '%.2f' % median_of(r, 'cs_per_call')
-                                         if median_of(r, 'cs_per_call')
-                                         is not None else '-'))
+                text.append('%10s %6s %7s %3s %3s %3s' % tuple(
+                    s.get(k, 'missing') for k in ('bi', 'in', 'cs', 'us',
+                                                  'sy', 'id')))
+        text.append('window %s s while all readers ran: %s MB/s, %s dd '
+                    'read() calls/s, %s context switches/s, %s per dd '
+                    'call (dd\'s own), most segments in one command %s'
+                    % (cell(median_of(r, 'window_s'), '%.1f'),
+                       cell(median_of(r, 'MBps'), '%.1f'),
+                       cell(median_of(r, 'calls_per_s'), '%.0f'),
+                       cell(median_of(r, 'cs_per_s'), '%.0f'),
+                       cell(median_of(r, 'dd_cs_per_call')),
+                       cell(median_of(r, 'max_segs_seen'), '%d')))
         text.append('')
+
+    def row_of(seg):
+        rows = [r for r in agg if r['config'].get('sg_segments') == seg]
+        return rows[0] if rows else None
+
+    r32, r64 = row_of(32), row_of(64)
+    s32, s64 = seed_001(32), seed_001(64)
+    lines = []
+    for m, what in SG_COMPARE:
+        a = median_of(r32, m) if r32 else None
+        b = median_of(r64, m) if r64 else None
+        sa, sb = s32.get(m), s64.get(m)
+        f = '%.1f' if m in ('MBps', 'cs_per_s', 'in_per_s',
+                            'link_busy_pct', 'kib_per_cmd') else '%.2f'
+        lines.append([what, cell(a, f), cell(sa, f) if sa else '-',
+                      cell(b, f), cell(sb, f) if sb else '-',
+                      cell(b / a if a and b is not None else None),
+                      cell(sb / sa) if sa and sb else '-'])
+    text += render(['', '32 measured', '32 seed', '64 measured', '64 seed',
+                    '64/32 measured', '64/32 seed'], lines)
+    text.append('measured: medians over the runs, in a window while all '
+                'the readers ran; seed: the means of its vmstat samples '
+                '(bi KiB/s x 1.024 = MB/s; one call = one 256 KiB read(), '
+                'bi/256 a second); "-": the seed did not measure it; '
+                '"missing": not measured in this run')
+    cap = [median_of(r, 'link_cap_MBps') for r in (r32, r64) if r]
+    if cap and cap[0]:
+        text.append('links: %.0f MB/s towards the host in all'
+                    % cap[0])
     return '\n'.join(text)
 
 
@@ -720,8 +958,9 @@ EXPERIMENTS = [
                'seed 001: 20 O_DIRECT dd bs=256k readers on 2 qla2xxx-like '
                'HBAs x 10 LUNs, sg_segments 32 vs 64, vmstat samples',
                [('MBps', 'MB/s'), ('cs_per_s', 'cs/s'),
-                ('cs_per_call', 'cs/call'), ('in_per_s', 'in/s'),
-                ('sy_pct', 'sy %')],
+                ('dd_cs_per_call', 'dd cs/call'),
+                ('cmds_per_call', 'cmds/call'),
+                ('in_per_call', 'in/call'), ('sy_pct', 'sy %')],
                baseline=('sg_segments', 32), minutes=4, cpus=2,
                formatter=fmt_sg_segments),
     Experiment('bs-sweep',

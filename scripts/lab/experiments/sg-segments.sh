@@ -1,12 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 # sg-segments (seed 001): 2 qla2xxx-like simhba HBAs x 10 u320-10k LUNs and
 # 20 parallel "dd bs=256k count=2000 iflag=direct" readers (one per LUN),
-# for sg_segments = 32 and 64.  vmstat samples (bi in cs us sy id) every
-# 5 s (1 s for runs shorter than 20 s), aggregate MB/s, context switches per
-# second and per direct-I/O call (one dd read() is one call).
-# count scales with BENCH_SCALE (at least 8).
+# for sg_segments = 32 and 64.
+#
+# Measured, over a window while all 20 dd run (after their start-up, before
+# the first one ends): MB/s from the disks' own sectors-read counters,
+# read() calls and context switches of the dd processes (/proc/PID/io and
+# /proc/PID/status), SCSI commands from the disks' completed reads and from
+# simhba's per-LUN statistics, interrupts and context switches of the
+# whole guest (/proc/stat), the links' busy time (simhba_link); each
+# divided by the guest time (/proc/uptime) between the window's two
+# snapshots.  vmstat samples (bi in cs us sy id) every 5 s (1 s for runs
+# shorter than 20 s) are kept as the seed printed them.  Every dd must
+# exit 0 having read all its blocks, or the run fails with its message.
+# count scales with BENCH_SCALE (at least 160: the window needs a second).
 
-count=$(bench_size 2000 8)
+count=$(bench_size 2000 160)
 bench_ctx count "$count"
 ival=5
 [ "$count" -ge 1000 ] || ival=1
@@ -16,51 +25,160 @@ if ! _have_module simhba >/dev/null; then
 	bench_note "simhba is not available: sg-segments needs 20 simhba LUNs"
 	exit 1
 fi
-# Every program the measured interval runs is read from the host's 9p
-# root once before it, so that none waits on the host inside it (on the
-# instruction-counted clock such a wait jumps the guest's clock).
+
+# A pause that executes nothing: read with a timeout from a FIFO no one
+# writes to.
+mkfifo "$TEST_TMP/pause"
+exec {sg_pause_fd}<>"$TEST_TMP/pause"
+sg_pause() { read -r -t "$1" -u "$sg_pause_fd" _ || :; }
+
+# sg_snap PID...: append one snapshot of every counter the window needs to
+# $TEST_TMP/snaps, with bash builtins only (no program runs inside the
+# measured interval; on the instruction-counted clock a program read from
+# the host's 9p root jumps the guest's clock).  Sets sg_running=0 when one
+# of the PIDs is no longer running (ended, or a zombie).  The host parses
+# the lines (bench.py parse_sg_snaps).
+sg_snap()
+{
+	local up _ d h p k v st cr vc nc line reads rbytes
+
+	sg_running=1
+	{
+		read -r up _ </proc/uptime
+		echo "snap $up"
+		for d in "${disks[@]}"; do
+			read -r line </sys/block/"$d"/stat
+			echo "disk $d $line"
+			reads=- rbytes=-
+			while read -r k v; do
+				case $k in
+				reads) reads=$v ;;
+				read_bytes) rbytes=$v ;;
+				esac
+			done <"/sys/block/$d/device/simhba_stats"
+			echo "lun $d $reads $rbytes"
+		done
+		for h in "${hosts[@]}"; do
+			while read -r line; do
+				echo "link $h $line"
+			done <"/sys/class/scsi_host/host$h/simhba_link"
+		done
+		for p in "$@"; do
+			st=- cr=- vc=- nc=-
+			if [ -r "/proc/$p/status" ]; then
+				while read -r k v _; do
+					case $k in
+					State:) st=$v ;;
+					voluntary_ctxt_switches:) vc=$v ;;
+					nonvoluntary_ctxt_switches:) nc=$v ;;
+					esac
+				done <"/proc/$p/status"
+				while read -r k v; do
+					[ "$k" = syscr: ] && cr=$v
+				done <"/proc/$p/io"
+			fi 2>/dev/null
+			case $st in R | S | D) ;; *) sg_running=0 ;; esac
+			echo "proc $p $st $cr $vc $nc"
+		done
+		while read -r k v line; do
+			case $k in
+			cpu) echo "cpu $v $line" ;;
+			ctxt | intr) echo "$k $v" ;;
+			esac
+		done </proc/stat
+		read -r up _ </proc/uptime
+		echo "end $up"
+	} >>"$TEST_TMP/snaps"
+}
+
+# Every program the runs execute is read from the host's 9p root once
+# before, so that none waits on the host while the readers run.
 dd if=/dev/zero of=/dev/null count=1 2>/dev/null
 stdbuf -oL vmstat -n 1 1 >/dev/null
-bench_now >/dev/null
+bench_parse vmstat /dev/null >/dev/null
 ran=0
+failed=0
 for run in $(seq 1 "$BENCH_RUNS"); do
 	for seg in 32 64; do
 		bench_step "sg_segments=$seg run $run: 20 dd readers, bs=256k count=$count"
 		if ! _simhba_load 20 hosts=2 luns=10 personality=qla2xxx \
 				sg_segments=$seg profile=u320-10k nostore=1 >"$TEST_TMP/load.log"; then
 			bench_note "cannot load simhba with sg_segments=$seg: $(tr '\n"' ' ' <"$TEST_TMP/load.log")"
+			failed=1
 			continue
 		fi
 		mapfile -t disks < <(_simhba_disks)
+		mapfile -t hosts < <(_simhba_hosts)
 		d0=${disks[0]}
 		maxs=$(cat /sys/block/"$d0"/queue/max_sectors_kb)
 		segs=$(cat /sys/block/"$d0"/queue/max_segments)
+		# the links' capacity towards the host, 10^6 B/s
+		cap=0
+		for h in "${hosts[@]}"; do
+			cap=$((cap + $(awk '$1 == "to_host" || $1 == "both" { print $3 }' \
+				/sys/class/scsi_host/host"$h"/simhba_link)))
+		done
+		# the readers' expected time at the links' capacity, and from it
+		# the start-up left out of the window and the sampling period
+		est=$(awk -v n=${#disks[@]} -v c="$count" -v cap="$cap" \
+			'BEGIN { print (cap > 0 ? n * c * 262144 / (cap * 1e6) : 30) }')
+		skip=$(awk -v e="$est" 'BEGIN { v = e / 10; print (v < 0.3 ? 0.3 : v) }')
+		every=$(awk -v e="$est" 'BEGIN { v = e / 40; print (v < 0.1 ? 0.1 : v) }')
+		declare -A r0=()
+		for d in "${disks[@]}"; do
+			read -r "r0[$d]" _ </sys/block/"$d"/stat
+		done
+		: >"$TEST_TMP/snaps"
 		stdbuf -oL vmstat -n "$ival" >"$TEST_TMP/vmstat" &
 		vpid=$!
 		sleep 1
-		s0=$(bench_stat)
-		t0=$(bench_now)
 		pids=()
 		for d in "${disks[@]}"; do
-			dd if=/dev/"$d" of=/dev/null bs=256k count="$count" iflag=direct 2>/dev/null &
+			dd if=/dev/"$d" of=/dev/null bs=256k count="$count" iflag=direct \
+				2>"$TEST_TMP/dd.$d" &
 			pids+=($!)
 		done
-		wait "${pids[@]}"
-		t1=$(bench_now)
-		s1=$(bench_stat)
+		# start-up: until every disk has completed a read, then skip
+		for i in "${!disks[@]}"; do
+			d=${disks[i]}
+			while read -r r _ </sys/block/"$d"/stat && [ "$r" = "${r0[$d]}" ] &&
+			      [ -r /proc/"${pids[i]}"/status ]; do
+				sg_pause 0.02
+			done
+		done
+		sg_pause "$skip"
+		sg_snap "${pids[@]}"
+		while [ $sg_running = 1 ]; do
+			sg_pause "$every"
+			sg_snap "${pids[@]}"
+		done
+		bad=
+		for i in "${!pids[@]}"; do
+			d=${disks[i]}
+			if wait "${pids[i]}"; then
+				grep -q "^$count+0 records in" "$TEST_TMP/dd.$d" && continue
+				bad+="dd of $d read short: $(tr '\n"' ' ' <"$TEST_TMP/dd.$d"); "
+			else
+				bad+="dd of $d failed (status $?): $(tr '\n"' ' ' <"$TEST_TMP/dd.$d"); "
+			fi
+		done
 		kill "$vpid" 2>/dev/null
 		wait "$vpid" 2>/dev/null
-		secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-		calls=$((${#disks[@]} * count))
-		st=$(bench_stat_delta "$s0" "$s1" "$secs")
-		cs=$(sed 's/.*"cs": \([0-9]*\).*/\1/' <<<"$st")
+		if [ -n "$bad" ]; then
+			bench_note "sg_segments=$seg run $run: $bad"
+			failed=1
+			_simhba_unload
+			continue
+		fi
+		# the most segments one command brought to a host, this run
+		for h in "${hosts[@]}"; do
+			echo "max_segs $h $(cat /sys/class/scsi_host/host"$h"/simhba_max_segs)"
+		done >>"$TEST_TMP/snaps"
 		samples=$(bench_parse vmstat "$TEST_TMP/vmstat")
 		bench_row "{\"sg_segments\": $seg, \"max_sectors\": $((maxs * 2)), \"max_segments\": $segs}" \
-			"{\"MBps\": $(awk -v n=$calls -v t="$secs" 'BEGIN { printf "%.2f", n * 262144 / t / 1e6 }'), \
-\"secs\": $secs, $st, \"cs_per_call\": $(awk -v c="$cs" -v n=$calls 'BEGIN { printf "%.3f", c / n }')}" \
-			"{\"vmstat\": $samples}"
+			"$(bench_parse sg-window "$TEST_TMP/snaps")" "{\"vmstat\": $samples}"
 		ran=1
 		_simhba_unload
 	done
 done
-[ $ran = 1 ]
+[ $ran = 1 ] && [ $failed = 0 ]

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the number crunching in scripts/lab/bench.py."""
 
+import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
@@ -201,14 +203,38 @@ class SeedTableTest(unittest.TestCase):
 
     def test_sg_segments(self):
         rows = ['{"config": {"sg_segments": 32, "max_sectors": 512}, '
-                '"metrics": {"MBps": 170, "cs_per_s": 3500, '
-                '"cs_per_call": 1.5}, "detail": {"vmstat": [{"bi": 170755, '
-                '"in": 2354, "cs": 3477, "us": 2, "sy": 98, "id": 0}]}}']
+                '"metrics": {"MBps": 340, "cs_per_s": 3500, '
+                '"dd_cs_per_call": 1.5, "cmds_per_call": 2, '
+                '"window_s": 20}, "detail": {"vmstat": [{"bi": 170755, '
+                '"in": 2354, "cs": 3477, "us": 2, "sy": 98, "id": 0}]}}',
+                '{"config": {"sg_segments": 64, "max_sectors": 512}, '
+                '"metrics": {"MBps": 374, "cs_per_s": 2000, '
+                '"cmds_per_call": 1}, "detail": {"vmstat": [{"bi": 1, '
+                '"in": 2, "cs": 3, "us": 4, "sy": 5}]}}']
         e = bench.BY_NAME['sg-segments']
         t = e.formatter(e, agg_of(rows), [], {})
         self.assertIn('SG_SEGMENTS = 32', t)
         self.assertIn('    170755   2354    3477   2  98   0', t)
-        self.assertIn('1.50 per direct-I/O call', t)
+        self.assertIn('1.50 per dd call', t)
+        # a value vmstat did not print is missing, not 0
+        self.assertIn('         1      2       3   4   5 missing', t)
+        # measured beside the seed, and the ratios 64/32 of both
+        self.assertRegex(t, r'MB/s \(10\^6 B/s.*\s340\.0\s+176\.8\s+'
+                            r'374\.0\s+199\.4\s+1\.10\s+1\.13')
+        self.assertRegex(t, r'context switches/s \(whole guest\)\s+3500\.0'
+                            r'\s+3521\.0\s+2000\.0\s+2152\.8\s+0\.57\s+0\.61')
+        self.assertRegex(t, r'SCSI commands per call \(disks\)\s+2\.00\s+-'
+                            r'\s+1\.00\s+-\s+0\.50\s+-')
+        # not measured in the 64 run: missing, and no ratio
+        self.assertRegex(t, r'dd context switches per call\s+1\.50\s+-\s+'
+                            r'missing\s+-\s+missing\s+-')
+
+    def test_seed_001(self):
+        s = bench.seed_001(32)
+        self.assertAlmostEqual(s['MBps'], 172660.2 * 1.024 / 1000)
+        self.assertAlmostEqual(s['in_per_s'], 2367.4)
+        self.assertAlmostEqual(s['sys_cs_per_call'], 3521 / (172660.2 / 256))
+        self.assertEqual(bench.seed_001(128), {})
 
     def test_dbt2(self):
         rows = ['{"config": {"table": "stp", "elevator": "mq-deadline", '
@@ -372,6 +398,120 @@ class BootPlanTest(unittest.TestCase):
         env, problem = bench.kernel_env('series-99', k, {})
         self.assertIsNone(env)
         self.assertIn('build-prefix.sh 99', problem)
+
+
+
+def sg_snap(t, sectors, reads, lunreads, procs, ctxt, intr, busy, nbytes,
+            cpu=(100, 0, 300, 600, 0, 0, 0, 0, 0, 0)):
+    """One block of sg-segments' sampler for disks sda/sdb (even split)
+    and procs {pid: (state, syscr, vcs, nvcs)}."""
+    out = ['snap %.2f' % t]
+    for d in ('sda', 'sdb'):
+        out.append('disk %s %d 0 %d 900 0 0 0 0 20 1000 1000 0 0 0 0 0 0'
+                   % (d, reads // 2, sectors // 2))
+        out.append('lun %s %d %d' % (d, lunreads // 2, sectors // 2 * 512))
+    out.append('link 3 to_host mbps 200 busy_ns %d bytes %d' % (busy, nbytes))
+    out.append('link 3 to_disk mbps 200 busy_ns 7 bytes 7')
+    for pid, (st, cr, vc, nc) in procs.items():
+        out.append('proc %s %s %s %s %s' % (pid, st, cr, vc, nc))
+    out.append('cpu ' + ' '.join(str(x) for x in cpu))
+    out.append('ctxt %d' % ctxt)
+    out.append('intr %d' % intr)
+    out.append('end %.2f' % (t + 0.02))
+    return '\n'.join(out) + '\n'
+
+
+SG_SNAPS = (
+    sg_snap(10.0, 1000, 100, 100, {'41': ('S', 50, 20, 1),
+                                   '42': ('R', 60, 30, 2)},
+            5000, 9000, 0, 0) +
+    sg_snap(12.0, 1000 + 2 * 204800, 100 + 1600, 100 + 1600,
+            {'41': ('D', 450, 420, 3), '42': ('S', 460, 430, 6)},
+            5000 + 3000, 9000 + 2400, 1800000000, 200000000,
+            cpu=(110, 0, 500, 680, 10, 5, 15, 0, 0, 0)) +
+    # the window ends before this one: reader 41 has ended
+    sg_snap(13.0, 10 ** 7, 10 ** 6, 10 ** 6,
+            {'41': ('Z', 4000, 4000, 4000), '42': ('S', 4000, 4000, 4000)},
+            10 ** 6, 10 ** 6, 10 ** 11, 10 ** 11) +
+    'snap 14.0\ndisk sda 1 2\n' +          # cut short: dropped
+    'max_segs 3 32\nmax_segs 4 31\n')
+
+
+class SgWindowTest(unittest.TestCase):
+    def setUp(self):
+        self.snaps, self.segs = bench.parse_sg_snaps(SG_SNAPS)
+        self.w = bench.sg_window(self.snaps, self.segs)
+
+    def test_parse(self):
+        self.assertEqual(len(self.snaps), 3)
+        s = self.snaps[0]
+        self.assertAlmostEqual(s['t'], 10.01)
+        self.assertEqual(s['disk']['sda'][:3], [50, 0, 500])
+        self.assertEqual(s['lun']['sdb'], (50, 500 * 512))
+        self.assertEqual(s['proc']['42'], {'state': 'R', 'syscr': 60,
+                                           'vcs': 30, 'nvcs': 2})
+        self.assertEqual(s['link'][('3', 'to_host')],
+                         {'mbps': 200, 'busy_ns': 0, 'bytes': 0})
+        self.assertEqual((s['ctxt'], s['intr']), (5000, 9000))
+        self.assertEqual(self.segs, {'3': 32, '4': 31})
+
+    def test_window_ends_at_the_last_snapshot_with_every_reader(self):
+        self.assertEqual(self.w['window_s'], 2.0)
+        # 409600 sectors of 512 bytes in 2 s
+        self.assertAlmostEqual(self.w['MBps'], 409600 * 512 / 1e6 / 2)
+        self.assertEqual(self.w['calls_per_s'], 400)
+
+    def test_per_call(self):
+        self.assertEqual(self.w['cmds_per_call'], 2.0)
+        self.assertEqual(self.w['simhba_cmds_per_call'], 2.0)
+        self.assertEqual(self.w['kib_per_cmd'], 128.0)
+        self.assertEqual(self.w['dd_vcs_per_call'], 1.0)
+        self.assertEqual(self.w['dd_nvcs_per_call'], 0.0075)
+        self.assertEqual(self.w['dd_cs_per_call'], 1.0075)
+        self.assertEqual(self.w['sys_cs_per_call'], 3.75)
+        self.assertEqual(self.w['in_per_call'], 3.0)
+
+    def test_whole_guest_and_links(self):
+        self.assertEqual(self.w['cs_per_s'], 1500)
+        self.assertEqual(self.w['in_per_s'], 1200)
+        # system: sys + irq + softirq; idle: idle + iowait
+        self.assertEqual(self.w['sy_pct'], 68.75)
+        self.assertEqual(self.w['us_pct'], 3.125)
+        self.assertEqual(self.w['id_pct'], 28.125)
+        self.assertEqual(self.w['link_cap_MBps'], 200)
+        self.assertEqual(self.w['link_MBps'], 100.0)
+        self.assertEqual(self.w['link_busy_pct'], 90.0)
+        self.assertEqual(self.w['max_segs_seen'], 32)
+
+    def test_missing_is_none(self):
+        text = SG_SNAPS.replace('proc 42 S 460 430 6', 'proc 42 S - 430 6')
+        w = bench.sg_window(*bench.parse_sg_snaps(text))
+        self.assertIsNone(w['calls_per_s'])
+        self.assertIsNone(w['dd_cs_per_call'])
+        self.assertIsNone(w['cmds_per_call'])
+        self.assertEqual(w['cs_per_s'], 1500)
+        w = bench.sg_window(*bench.parse_sg_snaps(
+            SG_SNAPS.replace('lun sdb 850', 'lun sdb -')))
+        self.assertIsNone(w['simhba_cmds_per_call'])
+        self.assertEqual(w['cmds_per_call'], 2.0)
+
+    def test_no_window_without_two_snapshots_of_every_reader(self):
+        one = SG_SNAPS.replace('proc 41 D', 'proc 41 Z')
+        w = bench.sg_window(*bench.parse_sg_snaps(one))
+        self.assertEqual(set(w.values()), {None, 32})
+        gone = SG_SNAPS.replace('proc 41 D 450 420 3', 'proc 41 - - - -')
+        self.assertIsNone(bench.sg_window(
+            *bench.parse_sg_snaps(gone))['MBps'])
+        self.assertIsNone(bench.sg_window([])['MBps'])
+
+    def test_parse_from_the_guest(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.snaps') as fh:
+            fh.write(SG_SNAPS)
+            fh.flush()
+            out = subprocess.run([sys.executable, bench.__file__, '--parse',
+                                  'sg-window', fh.name], capture_output=True,
+                                 text=True, check=True).stdout
+        self.assertEqual(json.loads(out)['cmds_per_call'], 2.0)
 
 
 if __name__ == '__main__':
