@@ -290,26 +290,28 @@ def parse_pgbench(text):
 #   disk NAME <the 11+ fields of /sys/block/NAME/stat>
 #   lun NAME READS READ_BYTES              (simhba_stats; "-": unreadable)
 #   link HOST DIRECTION mbps N busy_ns N bytes N
-#   proc PID STATE SYSCR VOLUNTARY NONVOLUNTARY   ("-": unreadable)
+#   proc PID STATE POS VOLUNTARY NONVOLUNTARY DISK ("-": unreadable)
 #   cpu <the jiffies of /proc/stat's cpu line>
 #   ctxt N / intr N
 #   end UPTIME
-# and, after the last block, "max_segs HOST N" lines.
+# POS is the reader's offset in its input (bytes); before the first block
+# "bs N" (the bytes of one read() call), after the last "max_segs HOST N".
 
 def _int_or_none(x):
     return int(x) if re.match(r'^\d+$', x) else None
 
 
 def parse_sg_snaps(text):
-    """The sampler's output -> (snapshots, {host: most segments seen}).
+    """The sampler's output -> (snapshots, {'bs': bytes per call,
+    'max_segs': {host: most segments in one command}}).
 
     A snapshot is {'t': mid-point of its two uptime readings, 'disk':
     {name: [stat fields]}, 'lun': {name: (reads, bytes)}, 'link':
-    {(host, direction): {key: value}}, 'proc': {pid: {'state', 'syscr',
-    'vcs', 'nvcs'}}, 'cpu': [jiffies], 'ctxt', 'intr'}; a block without
+    {(host, direction): {key: value}}, 'proc': {pid: {'state', 'pos',
+    'vcs', 'nvcs', 'disk'}}, 'cpu': [jiffies], 'ctxt', 'intr'}; a block without
     its end line is dropped.  Unreadable values are None.
     """
-    snaps, cur, segs = [], None, {}
+    snaps, cur, extra = [], None, {'bs': None, 'max_segs': {}}
     for line in text.splitlines():
         f = line.split()
         if not f:
@@ -319,7 +321,9 @@ def parse_sg_snaps(text):
             cur = {'t0': float(f[1]), 'disk': {}, 'lun': {}, 'link': {},
                    'proc': {}, 'cpu': None, 'ctxt': None, 'intr': None}
         elif k == 'max_segs' and len(f) == 3:
-            segs[f[1]] = _int_or_none(f[2])
+            extra['max_segs'][f[1]] = _int_or_none(f[2])
+        elif k == 'bs' and len(f) == 2:
+            extra['bs'] = _int_or_none(f[1])
         elif cur is None:
             continue
         elif k == 'end' and len(f) > 1:
@@ -334,20 +338,21 @@ def parse_sg_snaps(text):
             cur['link'][(f[1], f[2])] = {a: int(b) for a, b in
                                          zip(f[3::2], f[4::2])
                                          if re.match(r'^\d+$', b)}
-        elif k == 'proc' and len(f) == 6:
-            cur['proc'][f[1]] = {'state': f[2], 'syscr': _int_or_none(f[3]),
+        elif k == 'proc' and len(f) == 7:
+            cur['proc'][f[1]] = {'state': f[2], 'pos': _int_or_none(f[3]),
                                  'vcs': _int_or_none(f[4]),
-                                 'nvcs': _int_or_none(f[5])}
+                                 'nvcs': _int_or_none(f[5]), 'disk': f[6]}
         elif k == 'cpu':
             cur['cpu'] = [int(x) for x in f[1:]]
         elif k in ('ctxt', 'intr') and len(f) == 2:
             cur[k] = _int_or_none(f[1])
-    return snaps, segs
+    return snaps, extra
 
 
 SG_RUNNING = ('R', 'S', 'D')
 
 SG_METRICS = ('window_s', 'MBps', 'calls_per_s', 'cmds_per_call',
+              'cmds_per_call_min', 'cmds_per_call_max',
               'simhba_cmds_per_call', 'kib_per_cmd', 'dd_cs_per_call',
               'dd_vcs_per_call', 'dd_nvcs_per_call', 'cs_per_s',
               'sys_cs_per_call', 'in_per_s', 'in_per_call', 'us_pct',
@@ -381,13 +386,16 @@ def _div(a, b):
     return a / b if a is not None and b else None
 
 
-def sg_window(snaps, segs=None):
+def sg_window(snaps, extra=None):
     """The sg-segments metrics over the window from the first snapshot to
     the last one at which every reader still runs: {metric: value or None}.
+    A reader's calls are the bytes it read over the bytes of one call
+    (extra['bs']).
     """
     out = {m: None for m in SG_METRICS}
-    if segs:
-        v = list(segs.values())
+    extra = extra or {}
+    v = list((extra.get('max_segs') or {}).values())
+    if v:
         out['max_segs_seen'] = None if None in v else max(v)
     ok = [s for s in snaps if sg_running(s)]
     if len(ok) < 2 or set(ok[0]['proc']) != set(ok[-1]['proc']):
@@ -400,7 +408,8 @@ def sg_window(snaps, segs=None):
     sectors = _delta(a['disk'], b['disk'], lambda f: f[2])
     cmds = _delta(a['disk'], b['disk'], lambda f: f[0])
     lun = _delta(a['lun'], b['lun'], lambda x: x[0])
-    calls = _delta(a['proc'], b['proc'], lambda p: p['syscr'])
+    nbytes = _delta(a['proc'], b['proc'], lambda p: p['pos'])
+    calls = _div(nbytes, extra.get('bs'))
     vcs = _delta(a['proc'], b['proc'], lambda p: p['vcs'])
     nvcs = _delta(a['proc'], b['proc'], lambda p: p['nvcs'])
     ctxt = (b['ctxt'] - a['ctxt'] if None not in (a['ctxt'], b['ctxt'])
@@ -411,6 +420,17 @@ def sg_window(snaps, segs=None):
                        t)
     out['calls_per_s'] = _div(calls, t)
     out['cmds_per_call'] = _div(cmds, calls)
+    # each reader's own: its disk's commands over its calls
+    own = []
+    for pid, p in a['proc'].items():
+        d = p['disk']
+        n = _delta({pid: p}, b['proc'], lambda x: x['pos'])
+        c = _delta({d: a['disk'].get(d)}, b['disk'],
+                   lambda x: x[0] if x else None)
+        own.append(_div(c, _div(n, extra.get('bs'))))
+    if own and None not in own:
+        out['cmds_per_call_min'] = min(own)
+        out['cmds_per_call_max'] = max(own)
     out['simhba_cmds_per_call'] = _div(lun, calls)
     out['kib_per_cmd'] = _div(sectors / 2 if sectors is not None else None,
                               cmds)
@@ -676,6 +696,8 @@ SG_COMPARE = [
     ('dd_cs_per_call', 'dd context switches per call'),
     ('dd_vcs_per_call', '  of which voluntary'),
     ('cmds_per_call', 'SCSI commands per call (disks)'),
+    ('cmds_per_call_min', '  the reader with the fewest'),
+    ('cmds_per_call_max', '  the reader with the most'),
     ('simhba_cmds_per_call', 'SCSI commands per call (simhba)'),
     ('kib_per_cmd', 'KiB per command'),
 ]

@@ -5,8 +5,10 @@
 #
 # Measured, over a window while all 20 dd run (after their start-up, before
 # the first one ends): MB/s from the disks' own sectors-read counters,
-# read() calls and context switches of the dd processes (/proc/PID/io and
-# /proc/PID/status), SCSI commands from the disks' completed reads and from
+# read() calls of the dd processes (the offset of their input, fd 0, in
+# /proc/PID/fdinfo, over 256 KiB: every read is a full one, which dd's
+# "count+0 records in" confirms) and their context switches
+# (/proc/PID/status), SCSI commands from the disks' completed reads and from
 # simhba's per-LUN statistics, interrupts and context switches of the
 # whole guest (/proc/stat), the links' busy time (simhba_link); each
 # divided by the guest time (/proc/uptime) between the window's two
@@ -32,15 +34,18 @@ mkfifo "$TEST_TMP/pause"
 exec {sg_pause_fd}<>"$TEST_TMP/pause"
 sg_pause() { read -r -t "$1" -u "$sg_pause_fd" _ || :; }
 
-# sg_snap PID...: append one snapshot of every counter the window needs to
+# sg_snap: append one snapshot of every counter the window needs to
 # $TEST_TMP/snaps, with bash builtins only (no program runs inside the
 # measured interval; on the instruction-counted clock a program read from
-# the host's 9p root jumps the guest's clock).  Sets sg_running=0 when one
-# of the PIDs is no longer running (ended, or a zombie).  The host parses
-# the lines (bench.py parse_sg_snaps).
+# the host's 9p root jumps the guest's clock).  A file of several lines is
+# read whole by one mapfile: read, line by line, seeks back after each
+# line, and procfs and sysfs then generate the file again, with counters
+# that may have changed length.  Sets sg_running=0 when one of the readers
+# (pids[i], reading disks[i]) is no longer running (ended, or a zombie).
+# The host parses the lines (bench.py parse_sg_snaps).
 sg_snap()
 {
-	local up _ d h p k v st cr vc nc line reads rbytes
+	local up _ i d h p l v st pos vc nc line reads rbytes lines
 
 	sg_running=1
 	{
@@ -50,42 +55,51 @@ sg_snap()
 			read -r line </sys/block/"$d"/stat
 			echo "disk $d $line"
 			reads=- rbytes=-
-			while read -r k v; do
-				case $k in
-				reads) reads=$v ;;
-				read_bytes) rbytes=$v ;;
+			mapfile -t lines <"/sys/block/$d/device/simhba_stats"
+			for l in "${lines[@]}"; do
+				case $l in
+				"reads "*) reads=${l#reads } ;;
+				"read_bytes "*) rbytes=${l#read_bytes } ;;
 				esac
-			done <"/sys/block/$d/device/simhba_stats"
+			done
 			echo "lun $d $reads $rbytes"
 		done
 		for h in "${hosts[@]}"; do
-			while read -r line; do
-				echo "link $h $line"
-			done <"/sys/class/scsi_host/host$h/simhba_link"
+			mapfile -t lines <"/sys/class/scsi_host/host$h/simhba_link"
+			for l in "${lines[@]}"; do
+				echo "link $h $l"
+			done
 		done
-		for p in "$@"; do
-			st=- cr=- vc=- nc=-
-			if [ -r "/proc/$p/status" ]; then
-				while read -r k v _; do
-					case $k in
-					State:) st=$v ;;
-					voluntary_ctxt_switches:) vc=$v ;;
-					nonvoluntary_ctxt_switches:) nc=$v ;;
+		for i in "${!pids[@]}"; do
+			p=${pids[i]}
+			st=- pos=- vc=- nc=-
+			if mapfile -t lines <"/proc/$p/status"; then
+				for l in "${lines[@]}"; do
+					v=${l#*:}
+					v=${v//[[:space:]]/}
+					case $l in
+					State:*) st=${v:0:1} ;;
+					voluntary_ctxt_switches:*) vc=$v ;;
+					nonvoluntary_ctxt_switches:*) nc=$v ;;
 					esac
-				done <"/proc/$p/status"
-				while read -r k v; do
-					[ "$k" = syscr: ] && cr=$v
-				done <"/proc/$p/io"
+				done
+				# dd reads its input on fd 0
+				mapfile -t lines <"/proc/$p/fdinfo/0"
+				for l in "${lines[@]}"; do
+					v=${l#*:}
+					case $l in pos:*) pos=${v//[[:space:]]/} ;; esac
+				done
 			fi 2>/dev/null
 			case $st in R | S | D) ;; *) sg_running=0 ;; esac
-			echo "proc $p $st $cr $vc $nc"
+			echo "proc $p $st $pos $vc $nc ${disks[i]}"
 		done
-		while read -r k v line; do
-			case $k in
-			cpu) echo "cpu $v $line" ;;
-			ctxt | intr) echo "$k $v" ;;
+		mapfile -t lines </proc/stat
+		for l in "${lines[@]}"; do
+			case $l in
+			"cpu "* | "ctxt "*) echo "$l" ;;
+			"intr "*) v=${l#intr }; echo "intr ${v%% *}" ;;
 			esac
-		done </proc/stat
+		done
 		read -r up _ </proc/uptime
 		echo "end $up"
 	} >>"$TEST_TMP/snaps"
@@ -128,10 +142,9 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 		for d in "${disks[@]}"; do
 			read -r "r0[$d]" _ </sys/block/"$d"/stat
 		done
-		: >"$TEST_TMP/snaps"
+		echo "bs 262144" >"$TEST_TMP/snaps"
 		stdbuf -oL vmstat -n "$ival" >"$TEST_TMP/vmstat" &
 		vpid=$!
-		sleep 1
 		pids=()
 		for d in "${disks[@]}"; do
 			dd if=/dev/"$d" of=/dev/null bs=256k count="$count" iflag=direct \
@@ -147,23 +160,27 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 			done
 		done
 		sg_pause "$skip"
-		sg_snap "${pids[@]}"
+		sg_snap
 		while [ $sg_running = 1 ]; do
 			sg_pause "$every"
-			sg_snap "${pids[@]}"
+			sg_snap
 		done
+		# vmstat's samples are of the readers' run, not of what follows
+		kill "$vpid" 2>/dev/null
+		wait "$vpid" 2>/dev/null
 		bad=
 		for i in "${!pids[@]}"; do
 			d=${disks[i]}
 			if wait "${pids[i]}"; then
-				grep -q "^$count+0 records in" "$TEST_TMP/dd.$d" && continue
+				# every read() was a full one: count+0 records
+				while read -r line; do
+					[ "$line" = "$count+0 records in" ] && continue 2
+				done <"$TEST_TMP/dd.$d"
 				bad+="dd of $d read short: $(tr '\n"' ' ' <"$TEST_TMP/dd.$d"); "
 			else
 				bad+="dd of $d failed (status $?): $(tr '\n"' ' ' <"$TEST_TMP/dd.$d"); "
 			fi
 		done
-		kill "$vpid" 2>/dev/null
-		wait "$vpid" 2>/dev/null
 		if [ -n "$bad" ]; then
 			bench_note "sg_segments=$seg run $run: $bad"
 			failed=1

@@ -404,7 +404,7 @@ class BootPlanTest(unittest.TestCase):
 def sg_snap(t, sectors, reads, lunreads, procs, ctxt, intr, busy, nbytes,
             cpu=(100, 0, 300, 600, 0, 0, 0, 0, 0, 0)):
     """One block of sg-segments' sampler for disks sda/sdb (even split)
-    and procs {pid: (state, syscr, vcs, nvcs)}."""
+    and procs {pid: (state, calls so far, vcs, nvcs)}, calls of 256 KiB."""
     out = ['snap %.2f' % t]
     for d in ('sda', 'sdb'):
         out.append('disk %s %d 0 %d 900 0 0 0 0 20 1000 1000 0 0 0 0 0 0'
@@ -412,8 +412,9 @@ def sg_snap(t, sectors, reads, lunreads, procs, ctxt, intr, busy, nbytes,
         out.append('lun %s %d %d' % (d, lunreads // 2, sectors // 2 * 512))
     out.append('link 3 to_host mbps 200 busy_ns %d bytes %d' % (busy, nbytes))
     out.append('link 3 to_disk mbps 200 busy_ns 7 bytes 7')
-    for pid, (st, cr, vc, nc) in procs.items():
-        out.append('proc %s %s %s %s %s' % (pid, st, cr, vc, nc))
+    for (pid, (st, cr, vc, nc)), d in zip(procs.items(), ('sda', 'sdb')):
+        out.append('proc %s %s %s %s %s %s' % (pid, st, cr * 262144, vc, nc,
+                                               d))
     out.append('cpu ' + ' '.join(str(x) for x in cpu))
     out.append('ctxt %d' % ctxt)
     out.append('intr %d' % intr)
@@ -422,6 +423,7 @@ def sg_snap(t, sectors, reads, lunreads, procs, ctxt, intr, busy, nbytes,
 
 
 SG_SNAPS = (
+    'bs 262144\n' +
     sg_snap(10.0, 1000, 100, 100, {'41': ('S', 50, 20, 1),
                                    '42': ('R', 60, 30, 2)},
             5000, 9000, 0, 0) +
@@ -439,8 +441,8 @@ SG_SNAPS = (
 
 class SgWindowTest(unittest.TestCase):
     def setUp(self):
-        self.snaps, self.segs = bench.parse_sg_snaps(SG_SNAPS)
-        self.w = bench.sg_window(self.snaps, self.segs)
+        self.snaps, self.extra = bench.parse_sg_snaps(SG_SNAPS)
+        self.w = bench.sg_window(self.snaps, self.extra)
 
     def test_parse(self):
         self.assertEqual(len(self.snaps), 3)
@@ -448,12 +450,14 @@ class SgWindowTest(unittest.TestCase):
         self.assertAlmostEqual(s['t'], 10.01)
         self.assertEqual(s['disk']['sda'][:3], [50, 0, 500])
         self.assertEqual(s['lun']['sdb'], (50, 500 * 512))
-        self.assertEqual(s['proc']['42'], {'state': 'R', 'syscr': 60,
-                                           'vcs': 30, 'nvcs': 2})
+        self.assertEqual(s['proc']['42'], {'state': 'R', 'pos': 60 * 262144,
+                                           'vcs': 30, 'nvcs': 2,
+                                           'disk': 'sdb'})
         self.assertEqual(s['link'][('3', 'to_host')],
                          {'mbps': 200, 'busy_ns': 0, 'bytes': 0})
         self.assertEqual((s['ctxt'], s['intr']), (5000, 9000))
-        self.assertEqual(self.segs, {'3': 32, '4': 31})
+        self.assertEqual(self.extra, {'bs': 262144,
+                                      'max_segs': {'3': 32, '4': 31}})
 
     def test_window_ends_at_the_last_snapshot_with_every_reader(self):
         self.assertEqual(self.w['window_s'], 2.0)
@@ -471,6 +475,18 @@ class SgWindowTest(unittest.TestCase):
         self.assertEqual(self.w['sys_cs_per_call'], 3.75)
         self.assertEqual(self.w['in_per_call'], 3.0)
 
+    def test_each_readers_commands(self):
+        # both readers: 800 commands of their disk for 400 calls
+        self.assertEqual((self.w['cmds_per_call_min'],
+                          self.w['cmds_per_call_max']), (2.0, 2.0))
+        # sdb's reader made 800 calls in the window: 1 command per call
+        text = SG_SNAPS.replace('proc 42 S %d 430 6' % (460 * 262144),
+                                'proc 42 S %d 430 6' % (860 * 262144))
+        w = bench.sg_window(*bench.parse_sg_snaps(text))
+        self.assertEqual((w['cmds_per_call_min'], w['cmds_per_call_max']),
+                         (1.0, 2.0))
+        self.assertAlmostEqual(w['cmds_per_call'], 1600 / 1200, places=4)
+
     def test_whole_guest_and_links(self):
         self.assertEqual(self.w['cs_per_s'], 1500)
         self.assertEqual(self.w['in_per_s'], 1200)
@@ -484,7 +500,9 @@ class SgWindowTest(unittest.TestCase):
         self.assertEqual(self.w['max_segs_seen'], 32)
 
     def test_missing_is_none(self):
-        text = SG_SNAPS.replace('proc 42 S 460 430 6', 'proc 42 S - 430 6')
+        text = SG_SNAPS.replace('proc 42 S %d 430 6' % (460 * 262144),
+                                'proc 42 S - 430 6')
+        self.assertNotEqual(text, SG_SNAPS)
         w = bench.sg_window(*bench.parse_sg_snaps(text))
         self.assertIsNone(w['calls_per_s'])
         self.assertIsNone(w['dd_cs_per_call'])
@@ -494,12 +512,19 @@ class SgWindowTest(unittest.TestCase):
             SG_SNAPS.replace('lun sdb 850', 'lun sdb -')))
         self.assertIsNone(w['simhba_cmds_per_call'])
         self.assertEqual(w['cmds_per_call'], 2.0)
+        # without the bytes of a call, no call is counted
+        w = bench.sg_window(*bench.parse_sg_snaps(
+            SG_SNAPS.replace('bs 262144\n', '')))
+        self.assertIsNone(w['calls_per_s'])
+        self.assertEqual(w['MBps'], self.w['MBps'])
 
     def test_no_window_without_two_snapshots_of_every_reader(self):
         one = SG_SNAPS.replace('proc 41 D', 'proc 41 Z')
         w = bench.sg_window(*bench.parse_sg_snaps(one))
         self.assertEqual(set(w.values()), {None, 32})
-        gone = SG_SNAPS.replace('proc 41 D 450 420 3', 'proc 41 - - - -')
+        gone = SG_SNAPS.replace('proc 41 D %d 420 3' % (450 * 262144),
+                                'proc 41 - - - -')
+        self.assertNotEqual(gone, SG_SNAPS)
         self.assertIsNone(bench.sg_window(
             *bench.parse_sg_snaps(gone))['MBps'])
         self.assertIsNone(bench.sg_window([])['MBps'])
