@@ -983,7 +983,7 @@ EXPERIMENTS = [
                 ('dd_cs_per_call', 'dd cs/call'),
                 ('cmds_per_call', 'cmds/call'),
                 ('in_per_call', 'in/call'), ('sy_pct', 'sy %')],
-               baseline=('sg_segments', 32), minutes=4, cpus=2,
+               baseline=('sg_segments', 32), minutes=20, cpus=2,
                formatter=fmt_sg_segments),
     Experiment('bs-sweep',
                'seed 003: sequential reads through sg_dd and O_DIRECT dd, '
