@@ -465,15 +465,19 @@ class SgWindowTest(unittest.TestCase):
         self.assertAlmostEqual(self.w['MBps'], 409600 * 512 / 1e6 / 2)
         self.assertEqual(self.w['calls_per_s'], 400)
 
-    def test_per_call(self):
-        self.assertEqual(self.w['cmds_per_call'], 2.0)
-        self.assertEqual(self.w['simhba_cmds_per_call'], 2.0)
-        self.assertEqual(self.w['kib_per_cmd'], 128.0)
-        self.assertEqual(self.w['dd_vcs_per_call'], 1.0)
-        self.assertEqual(self.w['dd_nvcs_per_call'], 0.0075)
-        self.assertEqual(self.w['dd_cs_per_call'], 1.0075)
-        self.assertEqual(self.w['sys_cs_per_call'], 3.75)
-        self.assertEqual(self.w['in_per_call'], 3.0)
+    def test_per_call_whole_guest_and_links(self):
+        want = {'cmds_per_call': 2.0, 'simhba_cmds_per_call': 2.0,
+                'kib_per_cmd': 128.0, 'dd_vcs_per_call': 1.0,
+                'dd_nvcs_per_call': 0.0075, 'dd_cs_per_call': 1.0075,
+                'sys_cs_per_call': 3.75, 'in_per_call': 3.0,
+                'cs_per_s': 1500, 'in_per_s': 1200,
+                # system: sys + irq + softirq; idle: idle + iowait
+                'sy_pct': 68.75, 'us_pct': 3.125, 'id_pct': 28.125,
+                'link_cap_MBps': 200, 'link_MBps': 100.0,
+                'link_busy_pct': 90.0, 'max_segs_seen': 32}
+        for m, v in want.items():
+            with self.subTest(metric=m):
+                self.assertEqual(self.w[m], v)
 
     def test_each_readers_commands(self):
         # both readers: 800 commands of their disk for 400 calls
@@ -486,18 +490,6 @@ class SgWindowTest(unittest.TestCase):
         self.assertEqual((w['cmds_per_call_min'], w['cmds_per_call_max']),
                          (1.0, 2.0))
         self.assertAlmostEqual(w['cmds_per_call'], 1600 / 1200, places=4)
-
-    def test_whole_guest_and_links(self):
-        self.assertEqual(self.w['cs_per_s'], 1500)
-        self.assertEqual(self.w['in_per_s'], 1200)
-        # system: sys + irq + softirq; idle: idle + iowait
-        self.assertEqual(self.w['sy_pct'], 68.75)
-        self.assertEqual(self.w['us_pct'], 3.125)
-        self.assertEqual(self.w['id_pct'], 28.125)
-        self.assertEqual(self.w['link_cap_MBps'], 200)
-        self.assertEqual(self.w['link_MBps'], 100.0)
-        self.assertEqual(self.w['link_busy_pct'], 90.0)
-        self.assertEqual(self.w['max_segs_seen'], 32)
 
     def test_missing_is_none(self):
         text = SG_SNAPS.replace('proc 42 S %d 430 6' % (460 * 262144),
