@@ -15,9 +15,9 @@
 # snapshots.  vmstat samples (bi in cs us sy id) every 5 s (1 s for runs
 # shorter than 20 s) are kept as the seed printed them.  Every dd must
 # exit 0 having read all its blocks, or the run fails with its message.
-# count scales with BENCH_SCALE (at least 160: the window needs a second).
+# count scales with BENCH_SCALE (at least 80: a window of half a second).
 
-count=$(bench_size 2000 160)
+count=$(bench_size 2000 80)
 bench_ctx count "$count"
 ival=5
 [ "$count" -ge 1000 ] || ival=1
@@ -109,7 +109,6 @@ sg_snap()
 # before, so that none waits on the host while the readers run.
 dd if=/dev/zero of=/dev/null count=1 2>/dev/null
 stdbuf -oL vmstat -n 1 1 >/dev/null
-bench_parse vmstat /dev/null >/dev/null
 ran=0
 failed=0
 for run in $(seq 1 "$BENCH_RUNS"); do
@@ -136,7 +135,7 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 		# the start-up left out of the window and the sampling period
 		est=$(awk -v n=${#disks[@]} -v c="$count" -v cap="$cap" \
 			'BEGIN { print (cap > 0 ? n * c * 262144 / (cap * 1e6) : 30) }')
-		skip=$(awk -v e="$est" 'BEGIN { v = e / 10; print (v < 0.3 ? 0.3 : v) }')
+		skip=$(awk -v e="$est" 'BEGIN { v = e / 10; print (v < 0.2 ? 0.2 : v) }')
 		every=$(awk -v e="$est" 'BEGIN { v = e / 40; print (v < 0.1 ? 0.1 : v) }')
 		declare -A r0=()
 		for d in "${disks[@]}"; do
