@@ -285,19 +285,21 @@ static void as_test_break_batch_disabled(struct kunit *test)
 static void as_test_write_batch(struct kunit *test)
 {
 	/* Took twice as long as allowed: halve. */
-	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 250, 125, true), 8U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 250, 125, true, false), 8U);
 	/* Way too long: never more than halved. */
-	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 5000, 125, true), 8U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 5000, 125, true, false), 8U);
 	/* A bit too long: shrink in proportion. */
-	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 160, 125, true), 12U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 160, 125, true, false), 12U);
 	/* Used up its count in half the time: double. */
-	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 62, 125, true), 32U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 62, 125, true, false), 32U);
 	/* Ran out of writes early: no change. */
-	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 10, 125, false), 16U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 10, 125, false, false), 16U);
 	/* Bounds. */
-	KUNIT_EXPECT_EQ(test, as_tune_write_batch(1, 1000, 125, true), 1U);
-	KUNIT_EXPECT_EQ(test, as_tune_write_batch(1024, 0, 125, true), 1024U);
-	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 125, 125, true), 16U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(1, 1000, 125, true, false), 1U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(1024, 0, 125, true, false), 1024U);
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 125, 125, true, false), 16U);
+	/* Ran dry and waited for a read: the time says nothing, keep it. */
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 5000, 125, false, true), 16U);
 }
 
 static void as_test_fifo_due(struct kunit *test)

@@ -111,6 +111,7 @@ struct as_data {
 	unsigned int		write_count;	/* writes in this batch */
 	unsigned int		write_batch_count;	/* self-tuned */
 	bool			write_batch_exhausted;
+	bool			write_batch_idled;	/* ran dry, device idle */
 
 	/* anticipation */
 	enum as_antic_state	antic_state;
@@ -292,14 +293,18 @@ EXPORT_SYMBOL_IF_KUNIT(as_antic_decide);
  * @elapsed: time the finished write batch took
  * @target: write_batch_expire, same unit as @elapsed
  * @exhausted: the batch ended because it dispatched @count writes
+ * @idled: the batch ran out of writes and the device went idle before a
+ *	read came: its length says nothing about the device
  *
  * Return: the new length, in [1, AS_WRITE_BATCH_MAX].
  */
 VISIBLE_IF_KUNIT unsigned int as_tune_write_batch(unsigned int count,
 						  unsigned long elapsed,
 						  unsigned long target,
-						  bool exhausted)
+						  bool exhausted, bool idled)
 {
+	if (idled)
+		return count;
 	if (elapsed > target) {
 		/* Too long: shrink in proportion, at most by half. */
 		unsigned long scaled = target ? (unsigned long)count * target / elapsed : 0;
@@ -686,8 +691,10 @@ static void as_start_batch(struct as_data *ad, enum as_dir dir)
 	ad->batch_dir = dir;
 	ad->write_count = 0;
 	ad->write_held = false;
-	if (dir == AS_ASYNC)
+	if (dir == AS_ASYNC) {
 		ad->write_batch_exhausted = false;
+		ad->write_batch_idled = false;
+	}
 }
 
 /*
@@ -718,7 +725,8 @@ static bool as_draining(struct as_data *ad)
 		ad->write_batch_count =
 			as_tune_write_batch(old, now - ad->batch_start,
 					    ad->batch_expire[AS_ASYNC],
-					    ad->write_batch_exhausted);
+					    ad->write_batch_exhausted,
+					    ad->write_batch_idled);
 		if (old != ad->write_batch_count)
 			blk_add_trace_msg(ad->q, "as write_batch %u",
 					  ad->write_batch_count);
@@ -928,6 +936,15 @@ static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq,
 	*kick = as_hold_ends(ad, dir);
 	if (dir == AS_SYNC)
 		ad->last_read_done = jiffies;
+	/*
+	 * A write batch that ran out of writes stays current until a read
+	 * comes; once the device is idle, its time no longer measures writes.
+	 */
+	if (ad->batch_dir == AS_ASYNC && !ad->changed_batch &&
+	    !as_nr_inflight(ad) && list_empty(&ad->dispatch) &&
+	    list_empty(&ad->fifo_list[AS_SYNC]) &&
+	    list_empty(&ad->fifo_list[AS_ASYNC]))
+		ad->write_batch_idled = true;
 	/*
 	 * Only a request that its dispatch counted: one dispatched after its
 	 * process exited (readahead it left queued) was not.

@@ -71,7 +71,8 @@ void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
 u64 as_close_window(u64 elapsed_ns, u64 antic_expire_ns);
 enum as_verdict as_antic_decide(const struct as_antic_input *c);
 unsigned int as_tune_write_batch(unsigned int count, unsigned long elapsed,
-				 unsigned long target, bool exhausted);
+				 unsigned long target, bool exhausted,
+				 bool idled);
 unsigned long as_fifo_due(unsigned long fifo_time, unsigned long last_forced,
 			  unsigned long expire);
 #endif
