@@ -1181,6 +1181,17 @@ static void as_requests_merged(struct request_queue *q, struct request *req,
 	as_del_rq(ad, next);
 }
 
+/*
+ * A synchronous bio must not join an asynchronous request: it would wait
+ * in the write FIFO, in write batches, without anticipation.  The reverse
+ * merge is harmless, as in bfq.
+ */
+static bool as_allow_merge(struct request_queue *q, struct request *rq,
+			   struct bio *bio)
+{
+	return !op_is_sync(bio->bi_opf) || rq_is_sync(rq);
+}
+
 static bool as_bio_merge(struct request_queue *q, struct bio *bio,
 			 unsigned int nr_segs)
 {
@@ -1698,6 +1709,7 @@ static struct elevator_type anticipatory_sched = {
 		.finish_request		= as_finish_request,
 		.completed_request	= as_completed_request,
 		.requeue_request	= as_requeue_request,
+		.allow_merge		= as_allow_merge,
 		.bio_merge		= as_bio_merge,
 		.request_merge		= as_request_merge,
 		.request_merged		= as_request_merged,
