@@ -305,14 +305,19 @@ static void as_test_write_batch(struct kunit *test)
 static void as_test_fifo_due(struct kunit *test)
 {
 	/* No expired read dispatched lately: the request's own deadline. */
-	KUNIT_EXPECT_EQ(test, as_fifo_due(1000, 500, 125), 1000UL);
+	KUNIT_EXPECT_EQ(test, as_fifo_due(1000, 500, 125, 600), 1000UL);
 	/* One was, 25 jiffies ago: the next counts 100 jiffies from now. */
-	KUNIT_EXPECT_EQ(test, as_fifo_due(900, 975, 125), 1100UL);
+	KUNIT_EXPECT_EQ(test, as_fifo_due(900, 975, 125, 1000), 1100UL);
 	/* The gap ends exactly at the deadline. */
-	KUNIT_EXPECT_EQ(test, as_fifo_due(1000, 875, 125), 1000UL);
+	KUNIT_EXPECT_EQ(test, as_fifo_due(1000, 875, 125, 900), 1000UL);
 	/* Across the jiffies wrap. */
-	KUNIT_EXPECT_EQ(test, as_fifo_due(5, ULONG_MAX - 9, 125), 115UL);
-	KUNIT_EXPECT_EQ(test, as_fifo_due(200, ULONG_MAX - 9, 125), 200UL);
+	KUNIT_EXPECT_EQ(test, as_fifo_due(5, ULONG_MAX - 9, 125, 0), 115UL);
+	KUNIT_EXPECT_EQ(test, as_fifo_due(200, ULONG_MAX - 9, 125, 0), 200UL);
+	/*
+	 * An expired read forced half the jiffies range ago: its gap is
+	 * long over, though the gate compares as after the deadline.
+	 */
+	KUNIT_EXPECT_EQ(test, as_fifo_due(125, LONG_MAX, 125, 0), 125UL);
 }
 
 static struct kunit_case anticipatory_test_cases[] = {

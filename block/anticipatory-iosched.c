@@ -42,6 +42,7 @@
 /* Upper bounds accepted by the sysfs attributes. */
 #define AS_MAX_EXPIRE_MS		60000
 #define AS_MAX_ANTIC_EXPIRE_MS		1000
+#define AS_MAX_DEEP_QUEUE_DEPTH		4096	/* requests */
 
 /* Default write batch length (requests) and its bounds. */
 #define AS_WRITE_BATCH_DEFAULT		16
@@ -134,7 +135,6 @@ struct as_data {
 
 	/* statistics, protected by lock */
 	unsigned long		stat_starts;
-	unsigned long		stat_hits;
 	unsigned long		stat_declined;
 	unsigned long		stat_stop[AS_NR_VERDICTS];
 
@@ -150,7 +150,6 @@ struct as_data {
 };
 
 static const char *const as_verdict_name[AS_NR_VERDICTS] = {
-	[AS_KEEP_WAITING]	= "wait",
 	[AS_STOP_HIT]		= "hit",
 	[AS_STOP_TIMEOUT]	= "timeout",
 	[AS_STOP_THINKTIME]	= "thinktime",
@@ -161,6 +160,7 @@ static const char *const as_verdict_name[AS_NR_VERDICTS] = {
 	[AS_STOP_BATCH]		= "batch_expired",
 	[AS_STOP_SEEKY]		= "seeky",
 	[AS_STOP_DISABLED]	= "disabled",
+	[AS_STOP_REQUEUED]	= "requeued",
 };
 
 /* ---- statistics and decision (pure, unit tested) ---------------------- */
@@ -326,6 +326,7 @@ EXPORT_SYMBOL_IF_KUNIT(as_tune_write_batch);
  * @fifo_time: its deadline (jiffies)
  * @last_forced: when an expired read was last dispatched (jiffies)
  * @expire: read_expire (jiffies)
+ * @now: the current time (jiffies)
  *
  * An expired read moves the read batch to its process, and anticipation
  * keeps it there.  The reads of the other processes expired at about the
@@ -333,15 +334,19 @@ EXPORT_SYMBOL_IF_KUNIT(as_tune_write_batch);
  * as in 2.6, expiry is looked at once per @expire: one expired read per
  * period moves the disk, and the others take their turns.
  *
- * Return: the later of @fifo_time and @last_forced + @expire.
+ * Return: the later of @fifo_time and @last_forced + @expire, or
+ * @fifo_time once that gap is over (however old @last_forced is).
  */
 VISIBLE_IF_KUNIT unsigned long as_fifo_due(unsigned long fifo_time,
 					   unsigned long last_forced,
-					   unsigned long expire)
+					   unsigned long expire,
+					   unsigned long now)
 {
 	unsigned long gate = last_forced + expire;
 
-	return time_after(gate, fifo_time) ? gate : fifo_time;
+	if (!time_before(now, gate) || !time_after(gate, fifo_time))
+		return fifo_time;
+	return gate;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_fifo_due);
 
@@ -411,7 +416,8 @@ static unsigned long as_fifo_deadline(struct as_data *ad, enum as_dir dir,
 	unsigned long t = (unsigned long)rq->fifo_time;
 
 	if (dir == AS_SYNC && as_antic_enabled(ad))
-		t = as_fifo_due(t, ad->read_forced, ad->fifo_expire[AS_SYNC]);
+		t = as_fifo_due(t, ad->read_forced, ad->fifo_expire[AS_SYNC],
+				jiffies);
 	return t;
 }
 
@@ -551,8 +557,6 @@ static void as_antic_stop(struct as_data *ad, enum as_verdict v)
 	ad->antic_aic = NULL;
 	ad->antic_cooldown = true;
 	hrtimer_try_to_cancel(&ad->antic_timer);
-	if (v == AS_STOP_HIT)
-		ad->stat_hits++;
 	ad->stat_stop[v]++;
 	blk_add_trace_msg(ad->q, "as antic stop %s", as_verdict_name[v]);
 }
@@ -990,7 +994,7 @@ static void as_requeue_request(struct request *rq)
 	aic = as_rq_done(ad, rq, &kick);
 	if (aic && aic == ad->antic_aic && ad->antic_state == AS_ANTIC_WAIT_REQ &&
 	    !aic->nr_inflight) {
-		as_antic_stop(ad, AS_STOP_DISABLED);
+		as_antic_stop(ad, AS_STOP_REQUEUED);
 		kick = true;
 	}
 	spin_unlock_irqrestore(&ad->lock, flags);
@@ -1010,19 +1014,11 @@ static void as_prepare_request(struct request *rq)
 
 static void as_finish_request(struct request *rq)
 {
-	struct as_data *ad = rq->q->elevator->elevator_data;
-
-	if (as_rq_flags(rq) & AS_RQ_INFLIGHT) {
-		unsigned long flags;
-		bool kick;
-
-		/* Freed without a completion (e.g. a failed dispatch). */
-		spin_lock_irqsave(&ad->lock, flags);
-		as_rq_done(ad, rq, &kick);
-		spin_unlock_irqrestore(&ad->lock, flags);
-		if (kick)
-			as_kick(ad);
-	}
+	/*
+	 * A dispatched request always passed completed_request or
+	 * requeue_request before: blk-mq time stamps every request of a
+	 * queue with an elevator.
+	 */
 	if (rq->elv.icq) {
 		put_io_context(rq->elv.icq->ioc);
 		rq->elv.icq = NULL;
@@ -1473,7 +1469,7 @@ static ssize_t as_deep_queue_depth_store(struct elevator_queue *e,
 	unsigned int v;
 	ssize_t ret;
 
-	ret = as_store_uint(page, count, 0, 4096, &v);
+	ret = as_store_uint(page, count, 0, AS_MAX_DEEP_QUEUE_DEPTH, &v);
 	if (ret < 0)
 		return ret;
 	spin_lock_irqsave(&ad->lock, flags);
@@ -1518,7 +1514,7 @@ static ssize_t as_##name##_show(struct elevator_queue *e, char *page)	\
 }
 
 AS_STAT_ATTR(antic_starts, ad->stat_starts);
-AS_STAT_ATTR(antic_hits, ad->stat_hits);
+AS_STAT_ATTR(antic_hits, ad->stat_stop[AS_STOP_HIT]);
 AS_STAT_ATTR(antic_timeouts, ad->stat_stop[AS_STOP_TIMEOUT]);
 AS_STAT_ATTR(antic_declined, ad->stat_declined);
 AS_STAT_ATTR(antic_break_thinktime, ad->stat_stop[AS_STOP_THINKTIME]);
@@ -1528,7 +1524,8 @@ AS_STAT_ATTR(antic_break_fifo, ad->stat_stop[AS_STOP_FIFO_EXPIRED]);
 AS_STAT_ATTR(antic_break_far, ad->stat_stop[AS_STOP_FAR]);
 AS_STAT_ATTR(antic_break_batch, ad->stat_stop[AS_STOP_BATCH]);
 AS_STAT_ATTR(antic_break_seeky, ad->stat_stop[AS_STOP_SEEKY]);
-AS_STAT_ATTR(antic_break_other, ad->stat_stop[AS_STOP_DISABLED]);
+AS_STAT_ATTR(antic_break_other, ad->stat_stop[AS_STOP_DISABLED] +
+			       ad->stat_stop[AS_STOP_REQUEUED]);
 AS_STAT_ATTR(deep_queue, ad->deep_queue);
 AS_STAT_ATTR(max_inflight, ad->hw_max_inflight);
 AS_STAT_ATTR(write_batch_count, ad->write_batch_count);
@@ -1728,7 +1725,6 @@ static struct elevator_type anticipatory_sched = {
 	.elevator_name	= "anticipatory",
 	.elevator_owner	= THIS_MODULE,
 };
-MODULE_ALIAS("anticipatory-iosched");
 
 static int __init as_init(void)
 {

@@ -44,7 +44,8 @@ enum as_verdict {
 	AS_STOP_FAR,		/* awaited read arrived, but not close */
 	AS_STOP_BATCH,		/* read batch over, writes waiting */
 	AS_STOP_SEEKY,		/* seeky process while others wait */
-	AS_STOP_DISABLED,	/* antic_expire 0, deep queue, requeue */
+	AS_STOP_DISABLED,	/* antic_expire 0 or deep queue meanwhile */
+	AS_STOP_REQUEUED,	/* awaited read was requeued */
 	AS_NR_VERDICTS,
 };
 
@@ -74,7 +75,7 @@ unsigned int as_tune_write_batch(unsigned int count, unsigned long elapsed,
 				 unsigned long target, bool exhausted,
 				 bool idled);
 unsigned long as_fifo_due(unsigned long fifo_time, unsigned long last_forced,
-			  unsigned long expire);
+			  unsigned long expire, unsigned long now);
 #endif
 
 #endif /* _ANTICIPATORY_IOSCHED_H */
