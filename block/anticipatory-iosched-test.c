@@ -320,6 +320,76 @@ static void as_test_fifo_due(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_fifo_due(125, LONG_MAX, 125, 0), 125UL);
 }
 
+/*
+ * Feed @n windows of completions to the deep-queue detection: @busy
+ * requests at the device, every @every-th completion overtaken (0: none).
+ */
+static bool feed_windows(struct as_hw_est *hw, int n, unsigned int busy,
+			 unsigned int tags, int every)
+{
+	bool deep = hw->deep;
+	int i;
+
+	for (i = 0; i < n * AS_HW_WINDOW; i++)
+		deep = as_hw_complete(hw, busy, tags, every && !(i % every), 32);
+	return deep;
+}
+
+static void as_test_hw_in_order(struct kunit *test)
+{
+	struct as_hw_est hw = {};
+
+	/* A disk with 64 tags, completing in order: not deep. */
+	KUNIT_EXPECT_FALSE(test, feed_windows(&hw, 10, 64, 64, 0));
+	KUNIT_EXPECT_EQ(test, hw.max_busy, 64U);
+	/* Few overtaken (1 in 16): still a single disk. */
+	KUNIT_EXPECT_FALSE(test, feed_windows(&hw, 10, 64, 64, 16));
+}
+
+static void as_test_hw_deep(struct kunit *test)
+{
+	struct as_hw_est hw = {};
+
+	/* Many at the device, half overtaken: deep, after two windows. */
+	KUNIT_EXPECT_FALSE(test, feed_windows(&hw, 1, 64, 64, 2));
+	KUNIT_EXPECT_TRUE(test, feed_windows(&hw, 1, 64, 64, 2));
+	/* One shallow window does not undo it, two do. */
+	KUNIT_EXPECT_TRUE(test, feed_windows(&hw, 1, 4, 64, 2));
+	KUNIT_EXPECT_FALSE(test, feed_windows(&hw, 1, 4, 64, 2));
+	/* Out of order but never more than deep_queue_depth at once. */
+	KUNIT_EXPECT_FALSE(test, feed_windows(&hw, 10, 32, 64, 2));
+}
+
+static void as_test_hw_hysteresis(struct kunit *test)
+{
+	struct as_hw_est hw = {};
+	int i;
+
+	/* Windows that alternate never flip the verdict ... */
+	for (i = 0; i < 10; i++) {
+		KUNIT_EXPECT_FALSE(test, feed_windows(&hw, 1, 64, 64, 2));
+		KUNIT_EXPECT_FALSE(test, feed_windows(&hw, 1, 4, 64, 2));
+	}
+	/* ... nor do those between the thresholds, once deep. */
+	feed_windows(&hw, 2, 64, 64, 2);
+	KUNIT_EXPECT_TRUE(test, hw.deep);
+	KUNIT_EXPECT_TRUE(test, feed_windows(&hw, 10, 24, 64, 2));
+}
+
+static void as_test_hw_tags(struct kunit *test)
+{
+	struct as_hw_est hw = {};
+
+	/*
+	 * A 32-tag device with one more request taken from the scheduler,
+	 * waiting for a tag, holds 32, not 33.
+	 */
+	KUNIT_EXPECT_FALSE(test, feed_windows(&hw, 10, 33, 32, 2));
+	KUNIT_EXPECT_EQ(test, hw.max_busy, 32U);
+	/* Detection off. */
+	KUNIT_EXPECT_FALSE(test, as_hw_complete(&hw, 1000, 1000, true, 0));
+}
+
 static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_ttime_mean),
 	KUNIT_CASE(as_test_ttime_decay),
@@ -337,6 +407,10 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_break_batch_disabled),
 	KUNIT_CASE(as_test_write_batch),
 	KUNIT_CASE(as_test_fifo_due),
+	KUNIT_CASE(as_test_hw_in_order),
+	KUNIT_CASE(as_test_hw_deep),
+	KUNIT_CASE(as_test_hw_hysteresis),
+	KUNIT_CASE(as_test_hw_tags),
 	{}
 };
 

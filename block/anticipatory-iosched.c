@@ -49,13 +49,11 @@
 #define AS_WRITE_BATCH_MAX		1024
 
 /*
- * A device that keeps more than this many requests in flight while the
- * scheduler has more to give is treated as a deep tagged queue (striped
- * array, SSD): anticipation cannot pay there.  A single SATA disk queues
- * at most 32 commands.
+ * A device that keeps more than this many requests in flight, and
+ * completes them out of order, is treated as a deep tagged queue (striped
+ * array, SSD): anticipation cannot pay there.  See as_hw_complete().
  */
 #define AS_DEEP_QUEUE_DEPTH		32
-#define AS_HW_WINDOW			64	/* dispatches per measurement */
 
 /*
  * Requests are classed as in the later 2.6 scheduler: reads and synchronous
@@ -128,10 +126,10 @@ struct as_data {
 
 	/* hardware awareness */
 	unsigned int		nr_inflight_dir[AS_DIR_COUNT];	/* at the device */
-	unsigned int		hw_samples;
-	unsigned int		hw_window_max;
-	unsigned int		hw_max_inflight;	/* max of the last window */
-	bool			deep_queue;
+	unsigned long		hw_seq;		/* dispatches so far */
+	unsigned long		hw_done_seq;	/* latest dispatch completed */
+	struct as_hw_est	hw;
+	bool			deep_queue;	/* hw.deep, read locklessly */
 
 	/* statistics, protected by lock */
 	unsigned long		stat_starts;
@@ -349,6 +347,62 @@ VISIBLE_IF_KUNIT unsigned long as_fifo_due(unsigned long fifo_time,
 	return gate;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_fifo_due);
+
+/**
+ * as_hw_complete - learn from one completion whether the queue is deep
+ * @hw: what the device showed so far
+ * @busy: requests at the device when this one completed, itself included
+ * @tags: requests the device can hold (a request blk-mq has taken from
+ *	the scheduler may still wait for a tag)
+ * @overtaken: a request dispatched after this one completed before it
+ * @depth: deep_queue_depth; 0 disables the detection
+ *
+ * A single disk, even one with a command queue, serves one request at a
+ * time and, given requests in sector order, completes them in about that
+ * order.  A striped array or an SSD keeps many busy at once and completes
+ * them in whatever order its members finish.  So a window of completions
+ * looks deep when more than @depth requests were at the device and at
+ * least a quarter of the completions were overtaken; it looks shallow
+ * when at most half of @depth were, or fewer than an eighth were
+ * overtaken.  The verdict flips only after two windows in a row disagree
+ * with it.
+ *
+ * Return: whether the device keeps a deep queue.
+ */
+VISIBLE_IF_KUNIT bool as_hw_complete(struct as_hw_est *hw, unsigned int busy,
+				     unsigned int tags, bool overtaken,
+				     unsigned int depth)
+{
+	bool looks_deep, looks_shallow;
+
+	if (!depth) {
+		memset(hw, 0, sizeof(*hw));
+		return false;
+	}
+	hw->window_busy = max(hw->window_busy, min(busy, tags));
+	hw->window_overtaken += overtaken;
+	if (++hw->window_done < AS_HW_WINDOW)
+		return hw->deep;
+
+	hw->max_busy = hw->window_busy;
+	looks_deep = hw->window_busy > depth &&
+		     4 * hw->window_overtaken >= AS_HW_WINDOW;
+	looks_shallow = hw->window_busy <= depth / 2 ||
+			8 * hw->window_overtaken < AS_HW_WINDOW;
+	if (hw->deep ? looks_shallow : looks_deep)
+		hw->streak++;
+	else
+		hw->streak = 0;
+	if (hw->streak >= AS_HW_CONFIRM) {
+		hw->deep = !hw->deep;
+		hw->streak = 0;
+	}
+	hw->window_done = 0;
+	hw->window_busy = 0;
+	hw->window_overtaken = 0;
+	return hw->deep;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_hw_complete);
 
 /* ---- request queues ----------------------------------------------------- */
 
@@ -650,24 +704,25 @@ static unsigned int as_nr_inflight(struct as_data *ad)
 	return ad->nr_inflight_dir[AS_SYNC] + ad->nr_inflight_dir[AS_ASYNC];
 }
 
-static void as_hw_sample(struct as_data *ad)
+/* @rq completed: learn from it whether the device keeps a deep queue. */
+static void as_hw_sample(struct as_data *ad, struct request *rq)
 {
+	unsigned long seq = (unsigned long)rq->elv.priv[1];
+	bool overtaken = (long)(seq - ad->hw_done_seq) < 0;
+	unsigned int tags = ad->q->queue_depth ?: UINT_MAX;
 	bool deep;
 
+	if (!overtaken)
+		ad->hw_done_seq = seq;
 	/* Only meaningful when the scheduler could have given more. */
 	if (!ad->nr_queued[AS_SYNC] && !ad->nr_queued[AS_ASYNC])
 		return;
-	ad->hw_window_max = max(ad->hw_window_max, as_nr_inflight(ad));
-	if (++ad->hw_samples < AS_HW_WINDOW)
-		return;
-	ad->hw_max_inflight = ad->hw_window_max;
-	ad->hw_samples = 0;
-	ad->hw_window_max = 0;
-	deep = ad->hw_max_inflight > ad->deep_queue_depth;
-	if (ad->deep_queue_depth && deep != ad->deep_queue) {
-		ad->deep_queue = !ad->deep_queue;
+	deep = as_hw_complete(&ad->hw, as_nr_inflight(ad), tags, overtaken,
+			      ad->deep_queue_depth);
+	if (deep != ad->deep_queue) {
+		WRITE_ONCE(ad->deep_queue, deep);
 		blk_add_trace_msg(ad->q, "as deep_queue %d (max inflight %u)",
-				  ad->deep_queue, ad->hw_max_inflight);
+				  deep, ad->hw.max_busy);
 	}
 }
 
@@ -865,7 +920,8 @@ static void as_account_dispatch(struct as_data *ad, struct request *rq)
 	ad->antic_cooldown = false;
 	ad->nr_inflight_dir[dir]++;
 	as_rq_set_flags(rq, flags | AS_RQ_INFLIGHT);
-	as_hw_sample(ad);
+	ad->hw_seq++;
+	rq->elv.priv[1] = (void *)ad->hw_seq;
 }
 
 static struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx)
@@ -969,6 +1025,8 @@ static void as_completed_request(struct request *rq, u64 now)
 	bool kick;
 
 	spin_lock_irqsave(&ad->lock, flags);
+	if (as_rq_flags(rq) & AS_RQ_INFLIGHT)
+		as_hw_sample(ad, rq);
 	aic = as_rq_done(ad, rq, &kick);
 	if (aic && !aic->nr_inflight) {
 		/* @now: blk-mq's completion time stamp, on ktime_get_ns()'s clock */
@@ -1010,6 +1068,7 @@ static void as_prepare_request(struct request *rq)
 	 */
 	rq->elv.icq = rq_is_sync(rq) ? ioc_find_get_icq(rq->q) : NULL;
 	rq->elv.priv[0] = NULL;
+	rq->elv.priv[1] = NULL;
 }
 
 static void as_finish_request(struct request *rq)
@@ -1474,8 +1533,10 @@ static ssize_t as_deep_queue_depth_store(struct elevator_queue *e,
 		return ret;
 	spin_lock_irqsave(&ad->lock, flags);
 	ad->deep_queue_depth = v;
-	if (!v)
+	if (!v) {
+		memset(&ad->hw, 0, sizeof(ad->hw));
 		ad->deep_queue = false;
+	}
 	spin_unlock_irqrestore(&ad->lock, flags);
 	return ret;
 }
@@ -1527,7 +1588,7 @@ AS_STAT_ATTR(antic_break_seeky, ad->stat_stop[AS_STOP_SEEKY]);
 AS_STAT_ATTR(antic_break_other, ad->stat_stop[AS_STOP_DISABLED] +
 			       ad->stat_stop[AS_STOP_REQUEUED]);
 AS_STAT_ATTR(deep_queue, ad->deep_queue);
-AS_STAT_ATTR(max_inflight, ad->hw_max_inflight);
+AS_STAT_ATTR(max_inflight, ad->hw.max_busy);
 AS_STAT_ATTR(write_batch_count, ad->write_batch_count);
 
 #define AS_RW_ATTR(name) __ATTR(name, 0644, as_##name##_show, as_##name##_store)

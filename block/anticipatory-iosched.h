@@ -49,6 +49,20 @@ enum as_verdict {
 	AS_NR_VERDICTS,
 };
 
+/* Completions per look at the device, and looks that must agree. */
+#define AS_HW_WINDOW		64
+#define AS_HW_CONFIRM		2
+
+/* What the device showed of its queue (deep-queue detection). */
+struct as_hw_est {
+	unsigned int	window_done;	/* completions in this window */
+	unsigned int	window_busy;	/* most requests at the device */
+	unsigned int	window_overtaken; /* completions a later one beat */
+	unsigned int	max_busy;	/* window_busy of the last window */
+	unsigned int	streak;		/* windows in a row against @deep */
+	bool		deep;
+};
+
 struct as_antic_input {
 	u64	antic_expire_ns;
 	u64	elapsed_ns;		/* since the awaited read completed */
@@ -76,6 +90,8 @@ unsigned int as_tune_write_batch(unsigned int count, unsigned long elapsed,
 				 bool idled);
 unsigned long as_fifo_due(unsigned long fifo_time, unsigned long last_forced,
 			  unsigned long expire, unsigned long now);
+bool as_hw_complete(struct as_hw_est *hw, unsigned int busy, unsigned int tags,
+		    bool overtaken, unsigned int depth);
 #endif
 
 #endif /* _ANTICIPATORY_IOSCHED_H */
