@@ -152,10 +152,10 @@ static const char *const as_verdict_name[AS_NR_VERDICTS] = {
 	[AS_STOP_TIMEOUT]	= "timeout",
 	[AS_STOP_THINKTIME]	= "thinktime",
 	[AS_STOP_EXITED]	= "exit",
-	[AS_STOP_CLOSE_OTHER]	= "close_other",
-	[AS_STOP_FIFO_EXPIRED]	= "fifo_expired",
+	[AS_STOP_CLOSE_OTHER]	= "close",
+	[AS_STOP_FIFO_EXPIRED]	= "fifo",
 	[AS_STOP_FAR]		= "far",
-	[AS_STOP_BATCH]		= "batch_expired",
+	[AS_STOP_BATCH]		= "batch",
 	[AS_STOP_SEEKY]		= "seeky",
 	[AS_STOP_DISABLED]	= "disabled",
 	[AS_STOP_REQUEUED]	= "requeued",
@@ -1562,37 +1562,7 @@ static ssize_t as_front_merges_store(struct elevator_queue *e,
 	return ret;
 }
 
-#define AS_STAT_ATTR(name, expr)					\
-static ssize_t as_##name##_show(struct elevator_queue *e, char *page)	\
-{									\
-	struct as_data *ad = e->elevator_data;				\
-	unsigned long flags, v;						\
-									\
-	spin_lock_irqsave(&ad->lock, flags);				\
-	v = (expr);							\
-	spin_unlock_irqrestore(&ad->lock, flags);			\
-	return sysfs_emit(page, "%lu\n", v);				\
-}
-
-AS_STAT_ATTR(antic_starts, ad->stat_starts);
-AS_STAT_ATTR(antic_hits, ad->stat_stop[AS_STOP_HIT]);
-AS_STAT_ATTR(antic_timeouts, ad->stat_stop[AS_STOP_TIMEOUT]);
-AS_STAT_ATTR(antic_declined, ad->stat_declined);
-AS_STAT_ATTR(antic_break_thinktime, ad->stat_stop[AS_STOP_THINKTIME]);
-AS_STAT_ATTR(antic_break_exit, ad->stat_stop[AS_STOP_EXITED]);
-AS_STAT_ATTR(antic_break_close, ad->stat_stop[AS_STOP_CLOSE_OTHER]);
-AS_STAT_ATTR(antic_break_fifo, ad->stat_stop[AS_STOP_FIFO_EXPIRED]);
-AS_STAT_ATTR(antic_break_far, ad->stat_stop[AS_STOP_FAR]);
-AS_STAT_ATTR(antic_break_batch, ad->stat_stop[AS_STOP_BATCH]);
-AS_STAT_ATTR(antic_break_seeky, ad->stat_stop[AS_STOP_SEEKY]);
-AS_STAT_ATTR(antic_break_other, ad->stat_stop[AS_STOP_DISABLED] +
-			       ad->stat_stop[AS_STOP_REQUEUED]);
-AS_STAT_ATTR(deep_queue, ad->deep_queue);
-AS_STAT_ATTR(max_inflight, ad->hw.max_busy);
-AS_STAT_ATTR(write_batch_count, ad->write_batch_count);
-
 #define AS_RW_ATTR(name) __ATTR(name, 0644, as_##name##_show, as_##name##_store)
-#define AS_RO_ATTR(name) __ATTR(name, 0444, as_##name##_show, NULL)
 
 static struct elv_fs_entry as_attrs[] = {
 	AS_RW_ATTR(read_expire),
@@ -1602,21 +1572,6 @@ static struct elv_fs_entry as_attrs[] = {
 	AS_RW_ATTR(antic_expire),
 	AS_RW_ATTR(deep_queue_depth),
 	AS_RW_ATTR(front_merges),
-	AS_RO_ATTR(antic_starts),
-	AS_RO_ATTR(antic_hits),
-	AS_RO_ATTR(antic_timeouts),
-	AS_RO_ATTR(antic_declined),
-	AS_RO_ATTR(antic_break_thinktime),
-	AS_RO_ATTR(antic_break_exit),
-	AS_RO_ATTR(antic_break_close),
-	AS_RO_ATTR(antic_break_fifo),
-	AS_RO_ATTR(antic_break_far),
-	AS_RO_ATTR(antic_break_batch),
-	AS_RO_ATTR(antic_break_seeky),
-	AS_RO_ATTR(antic_break_other),
-	AS_RO_ATTR(deep_queue),
-	AS_RO_ATTR(max_inflight),
-	AS_RO_ATTR(write_batch_count),
 	__ATTR_NULL
 };
 
@@ -1734,12 +1689,31 @@ static int as_state_show(void *data, struct seq_file *m)
 		   state[ad->antic_state],
 		   ad->batch_dir == AS_SYNC ? "sync" : "async",
 		   ad->write_count, ad->write_batch_count);
-	seq_printf(m, "queued %u %u\ninflight %u\ndeep_queue %d\n",
+	seq_printf(m, "queued %u %u\ninflight %u\ndeep_queue %d\nmax_inflight %u\n",
 		   ad->nr_queued[AS_SYNC], ad->nr_queued[AS_ASYNC],
-		   as_nr_inflight(ad), ad->deep_queue);
+		   as_nr_inflight(ad), ad->deep_queue, ad->hw.max_busy);
 	seq_printf(m, "mean_ttime_us %llu\nmean_seek %llu\n",
 		   div_u64(ad->new_proc_st.ttime_mean, NSEC_PER_USEC),
 		   ad->new_proc_st.seek_mean);
+	spin_unlock_irq(&ad->lock);
+	return 0;
+}
+
+/* Counters since the scheduler was selected, one "name value" a line. */
+static int as_stats_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct as_data *ad = q->elevator->elevator_data;
+	enum as_verdict v;
+
+	spin_lock_irq(&ad->lock);
+	seq_printf(m, "antic_starts %lu\nantic_declined %lu\n",
+		   ad->stat_starts, ad->stat_declined);
+	seq_printf(m, "antic_hits %lu\nantic_timeouts %lu\n",
+		   ad->stat_stop[AS_STOP_HIT], ad->stat_stop[AS_STOP_TIMEOUT]);
+	for (v = AS_STOP_TIMEOUT + 1; v < AS_NR_VERDICTS; v++)
+		seq_printf(m, "antic_break_%s %lu\n", as_verdict_name[v],
+			   ad->stat_stop[v]);
 	spin_unlock_irq(&ad->lock);
 	return 0;
 }
@@ -1749,6 +1723,7 @@ static const struct blk_mq_debugfs_attr as_queue_debugfs_attrs[] = {
 	{"write_fifo_list", 0400, .seq_ops = &as_write_fifo_seq_ops},
 	{"dispatch", 0400, .seq_ops = &as_dispatch_seq_ops},
 	{"state", 0400, as_state_show},
+	{"stats", 0400, as_stats_show},
 	{},
 };
 #endif
