@@ -137,9 +137,7 @@ struct as_data {
 	unsigned long		stat_stop[AS_NR_VERDICTS];
 
 	/* tunables */
-	unsigned int		fifo_expire[AS_DIR_COUNT];	/* jiffies */
-	unsigned int		batch_expire[AS_DIR_COUNT];	/* jiffies */
-	unsigned int		fifo_expire_ms[AS_DIR_COUNT];	/* as written */
+	unsigned int		fifo_expire_ms[AS_DIR_COUNT];
 	unsigned int		batch_expire_ms[AS_DIR_COUNT];
 	u64			antic_expire_ns;
 	unsigned int		deep_queue_depth;
@@ -406,6 +404,17 @@ EXPORT_SYMBOL_IF_KUNIT(as_hw_complete);
 
 /* ---- request queues ----------------------------------------------------- */
 
+/* The tunables in jiffies; sysfs keeps them in milliseconds, as written. */
+static unsigned long as_fifo_expire(struct as_data *ad, enum as_dir dir)
+{
+	return msecs_to_jiffies(READ_ONCE(ad->fifo_expire_ms[dir]));
+}
+
+static unsigned long as_batch_expire(struct as_data *ad, enum as_dir dir)
+{
+	return msecs_to_jiffies(READ_ONCE(ad->batch_expire_ms[dir]));
+}
+
 static inline struct as_io_cq *icq_to_aic(struct io_cq *icq)
 {
 	return container_of(icq, struct as_io_cq, icq);
@@ -457,10 +466,16 @@ static struct request *as_fifo_head(struct as_data *ad, enum as_dir dir)
 	return rq_entry_fifo(ad->fifo_list[dir].next);
 }
 
+/* The device keeps a deep queue (and the detection is on). */
+static bool as_deep(struct as_data *ad)
+{
+	return READ_ONCE(ad->deep_queue) && READ_ONCE(ad->deep_queue_depth);
+}
+
 /* Anticipation, batch drains and the write cap are on (not deadline mode). */
 static bool as_antic_enabled(struct as_data *ad)
 {
-	return READ_ONCE(ad->antic_expire_ns) && !READ_ONCE(ad->deep_queue);
+	return READ_ONCE(ad->antic_expire_ns) && !as_deep(ad);
 }
 
 /* When @rq, the oldest request of @dir, counts as expired (jiffies). */
@@ -470,7 +485,7 @@ static unsigned long as_fifo_deadline(struct as_data *ad, enum as_dir dir,
 	unsigned long t = (unsigned long)rq->fifo_time;
 
 	if (dir == AS_SYNC && as_antic_enabled(ad))
-		t = as_fifo_due(t, ad->read_forced, ad->fifo_expire[AS_SYNC],
+		t = as_fifo_due(t, ad->read_forced, as_fifo_expire(ad, AS_SYNC),
 				jiffies);
 	return t;
 }
@@ -546,7 +561,7 @@ static u64 as_wait_deadline_ns(struct as_data *ad, u64 now_ns)
 					      now_ns);
 	if (ad->nr_queued[AS_ASYNC])
 		best = min(best, as_jiffies_deadline_ns(ad->batch_start +
-							ad->batch_expire[AS_SYNC],
+							as_batch_expire(ad, AS_SYNC),
 							now_ns));
 	return best;
 }
@@ -558,7 +573,8 @@ static void as_arm_timer(struct as_data *ad, u64 now_ns)
 	if (ad->antic_state == AS_ANTIC_WAIT_NEXT)
 		deadline = min(deadline, ad->antic_start_ns + ad->antic_expire_ns);
 	/* Bound the wait even with empty FIFOs (safety net). */
-	deadline = min(deadline, now_ns + jiffies_to_nsecs(ad->fifo_expire[AS_SYNC] + 1));
+	deadline = min(deadline, now_ns +
+		       jiffies_to_nsecs(as_fifo_expire(ad, AS_SYNC) + 1));
 	ad->antic_deadline_ns = deadline;
 	hrtimer_start(&ad->antic_timer, ns_to_ktime(deadline), HRTIMER_MODE_ABS);
 }
@@ -567,7 +583,7 @@ static bool as_batch_expired(struct as_data *ad)
 {
 	return ad->batch_dir == AS_SYNC && !ad->changed_batch &&
 		ad->nr_queued[AS_ASYNC] &&
-		time_after_eq(jiffies, ad->batch_start + ad->batch_expire[AS_SYNC]);
+		time_after_eq(jiffies, ad->batch_start + as_batch_expire(ad, AS_SYNC));
 }
 
 /* Evaluate the current wait against @rq (may be NULL). */
@@ -577,7 +593,7 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 	struct as_io_cq *aic = ad->antic_aic;
 	struct as_antic_input in = {
 		.antic_expire_ns = ad->antic_expire_ns,
-		.disabled	= ad->deep_queue,
+		.disabled	= as_deep(ad),
 		.fifo_expired	= as_fifo_expired(ad, AS_SYNC),
 		.batch_expired	= as_batch_expired(ad),
 		.last_pos	= ad->antic_pos,
@@ -642,7 +658,7 @@ static bool as_try_anticipate(struct as_data *ad, struct request *rq)
 	u64 now_ns;
 	enum as_verdict v;
 
-	if (!ad->antic_expire_ns || ad->deep_queue || ad->antic_cooldown || !aic)
+	if (!ad->antic_expire_ns || as_deep(ad) || ad->antic_cooldown || !aic)
 		return false;
 	/* The process already has a read here: no need to wait for it. */
 	if (aic->nr_queued || (rq && rq_aic(rq) == aic))
@@ -783,7 +799,7 @@ static bool as_draining(struct as_data *ad)
 
 		ad->write_batch_count =
 			as_tune_write_batch(old, now - ad->batch_start,
-					    ad->batch_expire[AS_ASYNC],
+					    as_batch_expire(ad, AS_ASYNC),
 					    ad->write_batch_exhausted,
 					    ad->write_batch_idled);
 		if (old != ad->write_batch_count)
@@ -804,13 +820,13 @@ static struct request *as_switch_batch(struct as_data *ad, enum as_dir dir)
 /* A read completed recently: one may come while a write batch runs. */
 static bool as_reads_recent(struct as_data *ad)
 {
-	return time_before(jiffies, ad->last_read_done + ad->fifo_expire[AS_SYNC]);
+	return time_before(jiffies, ad->last_read_done + as_fifo_expire(ad, AS_SYNC));
 }
 
 static struct request *__as_dispatch_write(struct as_data *ad, bool reads)
 {
 	bool over = time_after_eq(jiffies, ad->batch_start +
-				  ad->batch_expire[AS_ASYNC]);
+				  as_batch_expire(ad, AS_ASYNC));
 
 	if (ad->write_count >= ad->write_batch_count) {
 		ad->write_batch_exhausted = true;
@@ -1153,7 +1169,7 @@ static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 		if (!q->last_merge)
 			q->last_merge = rq;
 	}
-	rq->fifo_time = jiffies + ad->fifo_expire[dir];
+	rq->fifo_time = jiffies + as_fifo_expire(ad, dir);
 	list_add_tail(&rq->queuelist, &ad->fifo_list[dir]);
 
 	if (dir == AS_SYNC && aic) {
@@ -1357,10 +1373,6 @@ static int as_init_sched(struct request_queue *q, struct elevator_type *e)
 	ad->fifo_expire_ms[AS_ASYNC] = AS_WRITE_EXPIRE_MS;
 	ad->batch_expire_ms[AS_SYNC] = AS_READ_BATCH_EXPIRE_MS;
 	ad->batch_expire_ms[AS_ASYNC] = AS_WRITE_BATCH_EXPIRE_MS;
-	ad->fifo_expire[AS_SYNC] = msecs_to_jiffies(AS_READ_EXPIRE_MS);
-	ad->fifo_expire[AS_ASYNC] = msecs_to_jiffies(AS_WRITE_EXPIRE_MS);
-	ad->batch_expire[AS_SYNC] = msecs_to_jiffies(AS_READ_BATCH_EXPIRE_MS);
-	ad->batch_expire[AS_ASYNC] = msecs_to_jiffies(AS_WRITE_BATCH_EXPIRE_MS);
 	ad->antic_expire_ns = AS_ANTIC_EXPIRE_MS * NSEC_PER_MSEC;
 	ad->deep_queue_depth = AS_DEEP_QUEUE_DEPTH;
 	ad->front_merges = 1;
@@ -1392,175 +1404,64 @@ static void as_exit_sched(struct elevator_queue *e)
 
 /* ---- sysfs -------------------------------------------------------------- */
 
-static ssize_t as_store_uint(const char *page, size_t count, unsigned int min,
-			     unsigned int max, unsigned int *val)
-{
-	unsigned int v;
-	int ret;
+#define AS_MS_TO_NS(ms)		((u64)(ms) * NSEC_PER_MSEC)
+#define AS_NS_TO_MS(ns)		div_u64(ns, NSEC_PER_MSEC)
+#define AS_AS_IS(v)		(v)
 
-	ret = kstrtouint(page, 10, &v);
-	if (ret)
+#define SHOW_FUNCTION(name, __VAR, __CONV)				\
+static ssize_t as_##name##_show(struct elevator_queue *e, char *page)	\
+{									\
+	struct as_data *ad = e->elevator_data;				\
+									\
+	return sysfs_emit(page, "%llu\n", (u64)__CONV(READ_ONCE(__VAR))); \
+}
+
+SHOW_FUNCTION(read_expire, ad->fifo_expire_ms[AS_SYNC], AS_AS_IS);
+SHOW_FUNCTION(write_expire, ad->fifo_expire_ms[AS_ASYNC], AS_AS_IS);
+SHOW_FUNCTION(read_batch_expire, ad->batch_expire_ms[AS_SYNC], AS_AS_IS);
+SHOW_FUNCTION(write_batch_expire, ad->batch_expire_ms[AS_ASYNC], AS_AS_IS);
+SHOW_FUNCTION(antic_expire, ad->antic_expire_ns, AS_NS_TO_MS);
+SHOW_FUNCTION(deep_queue_depth, ad->deep_queue_depth, AS_AS_IS);
+SHOW_FUNCTION(front_merges, ad->front_merges, AS_AS_IS);
+#undef SHOW_FUNCTION
+
+/* Decimal values out of [min, max] fail with EINVAL and change nothing. */
+static int as_parse(const char *page, unsigned int min, unsigned int max,
+		    unsigned int *v)
+{
+	if (kstrtouint(page, 10, v) || *v < min || *v > max)
 		return -EINVAL;
-	if (v < min || v > max)
-		return -EINVAL;
-	*val = v;
-	return count;
+	return 0;
 }
 
-static ssize_t as_ms_show(char *page, unsigned int *ms)
-{
-	return sysfs_emit(page, "%u\n", READ_ONCE(*ms));
+#define STORE_FUNCTION(name, __VAR, MIN, MAX, __CONV)			\
+static ssize_t as_##name##_store(struct elevator_queue *e,		\
+				 const char *page, size_t count)	\
+{									\
+	struct as_data *ad = e->elevator_data;				\
+	unsigned int v;							\
+	int ret = as_parse(page, MIN, MAX, &v);				\
+									\
+	if (ret)							\
+		return ret;						\
+	WRITE_ONCE(__VAR, __CONV(v));					\
+	return count;							\
 }
 
-/* Store milliseconds in *@ms, and in *@jif converted to jiffies. */
-static ssize_t as_ms_store(const char *page, size_t count, unsigned int *ms,
-			   unsigned int *jif)
-{
-	unsigned int v;
-	ssize_t ret;
-
-	ret = as_store_uint(page, count, 1, AS_MAX_EXPIRE_MS, &v);
-	if (ret < 0)
-		return ret;
-	WRITE_ONCE(*ms, v);
-	WRITE_ONCE(*jif, msecs_to_jiffies(v));
-	return ret;
-}
-
-static ssize_t as_read_expire_show(struct elevator_queue *e, char *page)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return as_ms_show(page, &ad->fifo_expire_ms[AS_SYNC]);
-}
-
-static ssize_t as_read_expire_store(struct elevator_queue *e, const char *page,
-				    size_t count)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return as_ms_store(page, count, &ad->fifo_expire_ms[AS_SYNC],
-			   &ad->fifo_expire[AS_SYNC]);
-}
-
-static ssize_t as_write_expire_show(struct elevator_queue *e, char *page)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return as_ms_show(page, &ad->fifo_expire_ms[AS_ASYNC]);
-}
-
-static ssize_t as_write_expire_store(struct elevator_queue *e, const char *page,
-				     size_t count)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return as_ms_store(page, count, &ad->fifo_expire_ms[AS_ASYNC],
-			   &ad->fifo_expire[AS_ASYNC]);
-}
-
-static ssize_t as_read_batch_expire_show(struct elevator_queue *e, char *page)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return as_ms_show(page, &ad->batch_expire_ms[AS_SYNC]);
-}
-
-static ssize_t as_read_batch_expire_store(struct elevator_queue *e,
-					  const char *page, size_t count)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return as_ms_store(page, count, &ad->batch_expire_ms[AS_SYNC],
-			   &ad->batch_expire[AS_SYNC]);
-}
-
-static ssize_t as_write_batch_expire_show(struct elevator_queue *e, char *page)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return as_ms_show(page, &ad->batch_expire_ms[AS_ASYNC]);
-}
-
-static ssize_t as_write_batch_expire_store(struct elevator_queue *e,
-					   const char *page, size_t count)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return as_ms_store(page, count, &ad->batch_expire_ms[AS_ASYNC],
-			   &ad->batch_expire[AS_ASYNC]);
-}
-
-static ssize_t as_antic_expire_show(struct elevator_queue *e, char *page)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return sysfs_emit(page, "%llu\n",
-			  div_u64(READ_ONCE(ad->antic_expire_ns), NSEC_PER_MSEC));
-}
-
-static ssize_t as_antic_expire_store(struct elevator_queue *e,
-				     const char *page, size_t count)
-{
-	struct as_data *ad = e->elevator_data;
-	unsigned int ms;
-	ssize_t ret;
-
-	ret = as_store_uint(page, count, 0, AS_MAX_ANTIC_EXPIRE_MS, &ms);
-	if (ret < 0)
-		return ret;
-	WRITE_ONCE(ad->antic_expire_ns, (u64)ms * NSEC_PER_MSEC);
-	return ret;
-}
-
-static ssize_t as_deep_queue_depth_show(struct elevator_queue *e, char *page)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return sysfs_emit(page, "%u\n", READ_ONCE(ad->deep_queue_depth));
-}
-
-static ssize_t as_deep_queue_depth_store(struct elevator_queue *e,
-					 const char *page, size_t count)
-{
-	struct as_data *ad = e->elevator_data;
-	unsigned long flags;
-	unsigned int v;
-	ssize_t ret;
-
-	ret = as_store_uint(page, count, 0, AS_MAX_DEEP_QUEUE_DEPTH, &v);
-	if (ret < 0)
-		return ret;
-	spin_lock_irqsave(&ad->lock, flags);
-	ad->deep_queue_depth = v;
-	if (!v) {
-		memset(&ad->hw, 0, sizeof(ad->hw));
-		ad->deep_queue = false;
-	}
-	spin_unlock_irqrestore(&ad->lock, flags);
-	return ret;
-}
-
-static ssize_t as_front_merges_show(struct elevator_queue *e, char *page)
-{
-	struct as_data *ad = e->elevator_data;
-
-	return sysfs_emit(page, "%u\n", READ_ONCE(ad->front_merges));
-}
-
-static ssize_t as_front_merges_store(struct elevator_queue *e,
-				     const char *page, size_t count)
-{
-	struct as_data *ad = e->elevator_data;
-	unsigned int v;
-	ssize_t ret;
-
-	ret = as_store_uint(page, count, 0, 1, &v);
-	if (ret < 0)
-		return ret;
-	WRITE_ONCE(ad->front_merges, v);
-	return ret;
-}
+STORE_FUNCTION(read_expire, ad->fifo_expire_ms[AS_SYNC], 1, AS_MAX_EXPIRE_MS,
+	       AS_AS_IS);
+STORE_FUNCTION(write_expire, ad->fifo_expire_ms[AS_ASYNC], 1, AS_MAX_EXPIRE_MS,
+	       AS_AS_IS);
+STORE_FUNCTION(read_batch_expire, ad->batch_expire_ms[AS_SYNC], 1,
+	       AS_MAX_EXPIRE_MS, AS_AS_IS);
+STORE_FUNCTION(write_batch_expire, ad->batch_expire_ms[AS_ASYNC], 1,
+	       AS_MAX_EXPIRE_MS, AS_AS_IS);
+STORE_FUNCTION(antic_expire, ad->antic_expire_ns, 0, AS_MAX_ANTIC_EXPIRE_MS,
+	       AS_MS_TO_NS);
+STORE_FUNCTION(deep_queue_depth, ad->deep_queue_depth, 0,
+	       AS_MAX_DEEP_QUEUE_DEPTH, AS_AS_IS);
+STORE_FUNCTION(front_merges, ad->front_merges, 0, 1, AS_AS_IS);
+#undef STORE_FUNCTION
 
 #define AS_RW_ATTR(name) __ATTR(name, 0644, as_##name##_show, as_##name##_store)
 
