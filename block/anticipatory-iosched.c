@@ -2,12 +2,35 @@
 /*
  * Anticipatory I/O scheduler for blk-mq.
  *
- * A deadline scheduler (read and write FIFOs with expiry times, sector
- * sorted trees, dispatch in read and write batches) that, after a
- * synchronous read of a process completes, may hold dispatch for a short
- * while to wait for the next, nearby read of the same process instead of
- * seeking away to serve someone else ("deceptive idleness", Iyer and
- * Druschel, SOSP 2001).
+ * The idea ("deceptive idleness", Iyer and Druschel, SOSP 2001): a process
+ * that reads a file synchronously has one read outstanding.  When it
+ * completes, the process needs a little time to issue the next, usually
+ * right after the last on disk.  A work-conserving scheduler sees no read
+ * of that process in the meantime, sends the disk to another process's
+ * request far away, and pays two seeks for every read.  Waiting a few
+ * milliseconds for the next read often costs less than those seeks.
+ *
+ * The core is a deadline scheduler: a FIFO with expiry times and a sector
+ * sorted tree for each class (sync: reads and synchronous writes; async:
+ * writeback), dispatch in batches of one class in ascending sector order.
+ * On top of it:
+ *
+ * - Anticipation.  In a sync batch, when the next request is not of the
+ *   process whose read went out last, dispatch may be held: while that
+ *   read is in flight (WAIT_REQ), then for up to antic_expire (WAIT_NEXT,
+ *   an hrtimer).  as_antic_decide() says whether to go on waiting, from
+ *   the process's mean think time and seek distance (kept in its io_cq),
+ *   the request at hand, FIFO expiry and the batch's time.  Holding means
+ *   has_work() says no; the timer, a completion or an insertion reruns
+ *   the queue.
+ * - Batch drains and a write cap.  A new batch starts once the requests of
+ *   the other class have left the device, and while a reader is about, at
+ *   most write_batch_count writes are at the device, so that a read does
+ *   not queue behind a device queue full of writes.  write_batch_count
+ *   adapts so that a write batch lasts about write_batch_expire.
+ * - Hardware awareness.  On a device that keeps many requests busy and
+ *   completes them out of order (an array, an SSD) waiting cannot pay:
+ *   as_hw_complete() detects it and the scheduler acts as deadline there.
  *
  * See Documentation/block/anticipatory-iosched.rst
  */
@@ -1479,26 +1502,26 @@ static struct elv_fs_entry as_attrs[] = {
 /* ---- debugfs ------------------------------------------------------------ */
 
 #ifdef CONFIG_BLK_DEBUG_FS
-static void *as_fifo_start(struct seq_file *m, loff_t *pos, enum as_dir dir)
+/* The request list a debugfs file shows: a FIFO, or at-head inserts. */
+static struct list_head *as_debugfs_list(struct seq_file *m, int which)
+{
+	struct request_queue *q = m->private;
+	struct as_data *ad = q->elevator->elevator_data;
+
+	return which < AS_DIR_COUNT ? &ad->fifo_list[which] : &ad->dispatch;
+}
+
+static void *as_debugfs_start(struct seq_file *m, loff_t *pos, int which)
 	__acquires(&ad->lock)
 {
 	struct request_queue *q = m->private;
 	struct as_data *ad = q->elevator->elevator_data;
 
 	spin_lock_irq(&ad->lock);
-	return seq_list_start(&ad->fifo_list[dir], *pos);
+	return seq_list_start(as_debugfs_list(m, which), *pos);
 }
 
-static void *as_fifo_next(struct seq_file *m, void *v, loff_t *pos,
-			  enum as_dir dir)
-{
-	struct request_queue *q = m->private;
-	struct as_data *ad = q->elevator->elevator_data;
-
-	return seq_list_next(v, &ad->fifo_list[dir], pos);
-}
-
-static void as_fifo_stop(struct seq_file *m, void *v)
+static void as_debugfs_stop(struct seq_file *m, void *v)
 	__releases(&ad->lock)
 {
 	struct request_queue *q = m->private;
@@ -1507,73 +1530,30 @@ static void as_fifo_stop(struct seq_file *m, void *v)
 	spin_unlock_irq(&ad->lock);
 }
 
-static void *as_read_fifo_start(struct seq_file *m, loff_t *pos)
-{
-	return as_fifo_start(m, pos, AS_SYNC);
+#define AS_DEBUGFS_LIST(name, which)					\
+enum { as_##name##_which = (which) };					\
+									\
+static void *as_##name##_start(struct seq_file *m, loff_t *pos)	\
+{									\
+	return as_debugfs_start(m, pos, as_##name##_which);		\
+}									\
+									\
+static void *as_##name##_next(struct seq_file *m, void *v, loff_t *pos) \
+{									\
+	return seq_list_next(v, as_debugfs_list(m, as_##name##_which), pos); \
+}									\
+									\
+static const struct seq_operations as_##name##_seq_ops = {		\
+	.start	= as_##name##_start,					\
+	.next	= as_##name##_next,					\
+	.stop	= as_debugfs_stop,					\
+	.show	= blk_mq_debugfs_rq_show,				\
 }
 
-static void *as_read_fifo_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	return as_fifo_next(m, v, pos, AS_SYNC);
-}
-
-static void *as_write_fifo_start(struct seq_file *m, loff_t *pos)
-{
-	return as_fifo_start(m, pos, AS_ASYNC);
-}
-
-static void *as_write_fifo_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	return as_fifo_next(m, v, pos, AS_ASYNC);
-}
-
-static const struct seq_operations as_read_fifo_seq_ops = {
-	.start	= as_read_fifo_start,
-	.next	= as_read_fifo_next,
-	.stop	= as_fifo_stop,
-	.show	= blk_mq_debugfs_rq_show,
-};
-
-static const struct seq_operations as_write_fifo_seq_ops = {
-	.start	= as_write_fifo_start,
-	.next	= as_write_fifo_next,
-	.stop	= as_fifo_stop,
-	.show	= blk_mq_debugfs_rq_show,
-};
-
-static void *as_dispatch_start(struct seq_file *m, loff_t *pos)
-	__acquires(&ad->lock)
-{
-	struct request_queue *q = m->private;
-	struct as_data *ad = q->elevator->elevator_data;
-
-	spin_lock_irq(&ad->lock);
-	return seq_list_start(&ad->dispatch, *pos);
-}
-
-static void *as_dispatch_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	struct request_queue *q = m->private;
-	struct as_data *ad = q->elevator->elevator_data;
-
-	return seq_list_next(v, &ad->dispatch, pos);
-}
-
-static void as_dispatch_stop(struct seq_file *m, void *v)
-	__releases(&ad->lock)
-{
-	struct request_queue *q = m->private;
-	struct as_data *ad = q->elevator->elevator_data;
-
-	spin_unlock_irq(&ad->lock);
-}
-
-static const struct seq_operations as_dispatch_seq_ops = {
-	.start	= as_dispatch_start,
-	.next	= as_dispatch_next,
-	.stop	= as_dispatch_stop,
-	.show	= blk_mq_debugfs_rq_show,
-};
+AS_DEBUGFS_LIST(read_fifo, AS_SYNC);
+AS_DEBUGFS_LIST(write_fifo, AS_ASYNC);
+AS_DEBUGFS_LIST(dispatch, AS_DIR_COUNT);
+#undef AS_DEBUGFS_LIST
 
 static int as_state_show(void *data, struct seq_file *m)
 {
