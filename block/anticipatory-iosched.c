@@ -1139,6 +1139,32 @@ static bool as_insert_check(struct as_data *ad, struct request *rq)
 	return true;
 }
 
+/*
+ * Would the sync request @rq join the back of a queued async request?
+ * allow_merge vets bios only; a request is merged at insertion without it.
+ */
+static bool as_async_ends_at(struct as_data *ad, struct request *rq)
+{
+	struct rb_node *node = ad->sort_list[AS_ASYNC].rb_node;
+	sector_t pos = blk_rq_pos(rq);
+	struct request *prev = NULL;
+
+	if (!rq_is_sync(rq))
+		return false;
+	/* The last async request that starts before @rq. */
+	while (node) {
+		struct request *r = rb_entry_rq(node);
+
+		if (blk_rq_pos(r) < pos) {
+			prev = r;
+			node = node->rb_right;
+		} else {
+			node = node->rb_left;
+		}
+	}
+	return prev && blk_rq_pos(prev) + blk_rq_sectors(prev) == pos;
+}
+
 static void as_update_proc_stats(struct as_data *ad, struct request *rq,
 				 struct as_io_cq *aic)
 {
@@ -1174,7 +1200,8 @@ static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 		as_rq_set_flags(rq, flags);
 	}
 
-	if (blk_mq_sched_try_insert_merge(q, rq, free))
+	if (!as_async_ends_at(ad, rq) &&
+	    blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
 
 	trace_block_rq_insert(rq);
