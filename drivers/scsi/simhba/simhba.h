@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * simhba: the state shared by the parts of the driver: hosts, LUNs and
+ * their member disks, the per-command private data, and the functions
+ * one part calls in another.
+ */
+#ifndef _SIMHBA_H
+#define _SIMHBA_H
+
+#include <linux/device.h>
+#include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/sysfs.h>
+#include <linux/xarray.h>
+
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_host.h>
+
+#include "simhba_model.h"
+
+#define SIMHBA_MAX_HOSTS	16
+#define SIMHBA_MAX_LUNS		64
+
+/* ---- personalities ------------------------------------------------------ */
+
+struct simhba_pers {
+	const char *name;
+	unsigned int sg_tablesize;
+	unsigned int max_sectors;
+	unsigned int max_segment_size;	/* bytes, 0: the midlayer's default */
+	unsigned int can_queue;
+	unsigned int link_mbps;		/* host link, 10^6 B/s; 0: each disk's own */
+	bool full_duplex;		/* one link each way */
+	unsigned int cmd_us;		/* adapter processor time per command */
+	bool aac;
+	bool qla;
+};
+
+/* ---- state ---------------------------------------------------------------- */
+
+struct simhba_lun;
+
+struct simhba_member {
+	struct simhba_disk disk;
+	struct hrtimer timer;
+	struct simhba_lun *lun;
+};
+
+struct simhba_lun {
+	struct simhba_host *host;
+	unsigned int lun;
+	u64 capacity;			/* sectors */
+	const char *profile;
+	unsigned int nmembers;
+	u32 chunk;			/* raid0 chunk in sectors, 0 if not raid */
+	struct simhba_member *m;
+	struct list_head inflight;
+	struct xarray store;
+	bool rotational;
+	bool wce;
+	unsigned int qdepth;
+	/* faults */
+	u64 medium_lba;
+	u64 medium_sectors;
+	atomic_t timeout_next;
+	atomic_t busy_next;
+	u64 timer_lag_ns;		/* debugfs: fire completion timers late */
+	atomic64_t medium_errors;
+	atomic64_t timeouts;
+	atomic64_t busies;
+	atomic64_t aborts;
+	atomic64_t resets;
+	struct dentry *dbg;
+};
+
+struct simhba_host {
+	struct device dev;
+	u64 dma_mask;
+	int id;
+	const struct simhba_pers *pers;
+	struct Scsi_Host *shost;
+	struct mutex eh_mutex;		/* one abort or reset at a time */
+	/*
+	 * The model of every LUN (disks, links, the adapter's processor) and
+	 * their inflight lists and fault settings: one lock, since the disks
+	 * of a host share its link.
+	 */
+	spinlock_t lock;
+	struct simhba_link link[2];	/* to the host, to the disks */
+	struct simhba_disk **disks;	/* every member disk of every LUN */
+	unsigned int ndisks;
+	u64 cmd_ns;			/* adapter processor time per command */
+	u64 cmd_free;			/* the processor is free from here */
+	unsigned int dma_bits;
+	unsigned int nluns;
+	struct simhba_lun *lun;
+	atomic64_t map_segs;
+	atomic64_t map_bytes;
+	atomic64_t bounce_segs;
+	atomic64_t bounce_bytes;
+	atomic64_t map_failures;
+	atomic_t max_segs;		/* most segments one command had */
+	bool added;
+};
+
+enum simhba_cmd_kind {
+	SIMHBA_CMD_NONE,
+	SIMHBA_CMD_QUICK,	/* completed by its own timer */
+	SIMHBA_CMD_MEDIA,	/* completed by the member disk timers */
+};
+
+/*
+ * A media command is owned by the model while it is on lun->inflight.
+ * Whoever takes it off that list under the host's lock, the completion timer when
+ * its last operation finishes or the error handler, owns it from then on
+ * and alone finishes it; the taker's private lists use ->done, never ->node,
+ * so that a command being finished is never found on a list it left.
+ */
+struct simhba_cmd {
+	struct list_head node;		/* lun->inflight */
+	struct list_head done;		/* the taker's list */
+	struct hrtimer timer;
+	struct simhba_lun *lun;
+	enum simhba_cmd_kind kind;
+	unsigned int nops;
+	unsigned int pending;
+	bool mapped;
+	bool medium_error;
+	u64 bad_lba;
+	struct simhba_op op[SIMHBA_MAX_MEMBERS];
+	u8 member[SIMHBA_MAX_MEMBERS];
+};
+
+/* scsi_cmd_priv() is the memory right after the command. */
+static inline struct scsi_cmnd *priv_to_cmd(struct simhba_cmd *c)
+{
+	return (struct scsi_cmnd *)c - 1;
+}
+
+static inline struct simhba_host *to_simhba(struct Scsi_Host *shost)
+{
+	return *(struct simhba_host **)shost_priv(shost);
+}
+
+/* ---- module parameters shared by the parts (simhba_main.c) ------------- */
+
+extern unsigned int simhba_time_scale;
+extern bool simhba_nostore;
+extern unsigned int simhba_store_mb;
+extern struct dentry *simhba_dbg_root;
+
+/* ---- simhba_io.c ------------------------------------------------------- */
+
+extern u64 simhba_epoch;
+u64 simhba_model_now(void);
+void simhba_host_advance(struct simhba_host *h, u64 now);
+enum hrtimer_restart simhba_member_timer_fn(struct hrtimer *t);
+int simhba_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc);
+int simhba_eh_abort(struct scsi_cmnd *sc);
+int simhba_eh_device_reset(struct scsi_cmnd *sc);
+int simhba_eh_host_reset(struct scsi_cmnd *sc);
+int simhba_slave_alloc(struct scsi_device *sdev);
+int simhba_slave_configure(struct scsi_device *sdev);
+void simhba_slave_destroy(struct scsi_device *sdev);
+int simhba_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *sc);
+
+/* ---- simhba_scsi.c ----------------------------------------------------- */
+
+int simhba_do_inquiry(struct scsi_cmnd *sc, struct simhba_lun *lun);
+void simhba_do_mode_sense(struct scsi_cmnd *sc, struct simhba_lun *lun);
+void simhba_do_report_luns(struct scsi_cmnd *sc, struct simhba_host *h);
+bool simhba_parse_rw(struct scsi_cmnd *sc, u64 *lba, u32 *n, bool *write,
+		     bool *fua);
+
+/* ---- simhba_store.c ---------------------------------------------------- */
+
+void simhba_store_copy(struct simhba_lun *lun, u64 pos, void *buf, size_t len,
+		       bool write, int *err);
+void simhba_store_free(struct simhba_lun *lun);
+
+/* ---- simhba_sysfs.c ---------------------------------------------------- */
+
+extern const struct attribute_group *simhba_shost_groups[];
+extern const struct attribute_group *simhba_sdev_groups[];
+void simhba_lun_debugfs_init(struct simhba_lun *lun, const char *name);
+
+#endif /* _SIMHBA_H */

@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * simhba: the command path.  queuecommand, the DMA mapping and the data
+ * movement through the DMA addresses, the hrtimers that complete commands
+ * at their modelled time, and the error handler's abort and resets.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dma-mapping.h>
+#include <linux/dma-map-ops.h>
+#include <linux/dma-direct.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/rcupdate.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/swiotlb.h>
+#include <linux/unaligned.h>
+
+#include <scsi/scsi.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_common.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_eh.h>
+#include <scsi/scsi_host.h>
+#include <scsi/scsi_proto.h>
+
+#include "simhba.h"
+
+u64 simhba_epoch;
+
+/* ---- clock ------------------------------------------------------------------ */
+
+u64 simhba_model_now(void)
+{
+	return (ktime_get_ns() - simhba_epoch) * simhba_time_scale;
+}
+
+static ktime_t model_to_ktime(u64 t)
+{
+	return ns_to_ktime(simhba_epoch + div_u64(t + simhba_time_scale - 1, simhba_time_scale));
+}
+
+/*
+ * Move the data of a mapped command the way the adapter would: through the
+ * DMA addresses, i.e. out of or into the swiotlb bounce slots when the DMA
+ * API bounced a segment, and no more than the command's @len bytes.  With
+ * an IOMMU in the way (DMA addresses that are not physical ones) fall back
+ * to the CPU addresses of the scatterlist.
+ */
+static int simhba_move_data(struct simhba_host *h, struct scsi_cmnd *sc,
+			    int nseg, u64 lba, u64 len, bool write)
+{
+	struct device *dev = &h->dev;
+	bool direct = !get_dma_ops(dev);
+	struct simhba_lun *lun = sc->device->hostdata;
+	int i, err = 0, most = atomic_read(&h->max_segs);
+	u64 pos = lba * SIMHBA_SECTOR;
+	struct scatterlist *sg;
+
+	while (nseg > most && !atomic_try_cmpxchg(&h->max_segs, &most, nseg))
+		;
+	for_each_sg(scsi_sglist(sc), sg, nseg, i) {
+		unsigned int n = min_t(u64, sg_dma_len(sg), len);
+		void *va;
+
+		if (!n)
+			break;
+		atomic64_inc(&h->map_segs);
+		atomic64_add(n, &h->map_bytes);
+		if (direct) {
+			phys_addr_t pa = dma_to_phys(dev, sg_dma_address(sg));
+
+			if (swiotlb_find_pool(dev, pa)) {
+				atomic64_inc(&h->bounce_segs);
+				atomic64_add(n, &h->bounce_bytes);
+			}
+			va = phys_to_virt(pa);
+		} else {
+			va = sg_virt(sg);
+		}
+		simhba_store_copy(lun, pos, va, n, write, &err);
+		if (err)
+			return err;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* ---- completion ------------------------------------------------------------- */
+
+static void simhba_finish(struct scsi_cmnd *sc)
+{
+	struct simhba_cmd *c = scsi_cmd_priv(sc);
+
+	if (c->mapped) {
+		scsi_dma_unmap(sc);
+		c->mapped = false;
+	}
+	if (c->medium_error) {
+		scsi_build_sense(sc, 0, MEDIUM_ERROR, 0x11, 0x00);
+		scsi_set_sense_information(sc->sense_buffer,
+					   SCSI_SENSE_BUFFERSIZE, c->bad_lba);
+	}
+	scsi_done(sc);
+}
+
+/*
+ * Step every disk of the host up to @now in the order of their events, so
+ * that the decisions of disks that share a link are taken in model time,
+ * whenever each one's timer fires.  Finished operations wait on their
+ * disk's done list for their own timer.
+ */
+void simhba_host_advance(struct simhba_host *h, u64 now)
+{
+	lockdep_assert_held(&h->lock);
+	simhba_advance(h->disks, h->ndisks, now);
+}
+
+/*
+ * Arm the member's timer for its next completion.  timer_lag_ns makes it
+ * fire late on purpose, as a busy host does: the model's schedule must not
+ * change, only the completions' delivery.
+ */
+static void member_arm(struct simhba_member *m)
+{
+	u64 next = simhba_disk_next_delivery(&m->disk);
+	u64 lag = READ_ONCE(m->lun->timer_lag_ns);
+
+	if (next != U64_MAX)
+		hrtimer_start(&m->timer, ktime_add_ns(model_to_ktime(next), lag),
+			      HRTIMER_MODE_ABS);
+}
+
+enum hrtimer_restart simhba_member_timer_fn(struct hrtimer *t)
+{
+	struct simhba_member *m = container_of(t, struct simhba_member, timer);
+	struct simhba_lun *lun = m->lun;
+	struct simhba_host *h = lun->host;
+	struct simhba_cmd *c, *tmp;
+	struct simhba_op *op;
+	unsigned long flags;
+	LIST_HEAD(done);
+	u64 now;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&h->lock, flags);
+	now = simhba_model_now();
+	simhba_host_advance(h, now);
+	while (simhba_disk_reap(&m->disk, now, &op)) {
+		c = op->priv;
+		if (WARN_ON_ONCE(!c))
+			continue;
+		if (--c->pending == 0) {
+			list_del_init(&c->node);
+			list_add_tail(&c->done, &done);
+		}
+	}
+	member_arm(m);
+	spin_unlock_irqrestore(&h->lock, flags);
+
+	list_for_each_entry_safe(c, tmp, &done, done) {
+		list_del_init(&c->done);
+		simhba_finish(priv_to_cmd(c));
+	}
+	rcu_read_unlock();
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart cmd_timer_fn(struct hrtimer *t)
+{
+	struct simhba_cmd *c = container_of(t, struct simhba_cmd, timer);
+
+	simhba_finish(priv_to_cmd(c));
+	return HRTIMER_NORESTART;
+}
+
+/* Complete a command that needs no media access after the overhead. */
+static int simhba_quick(struct scsi_cmnd *sc, struct simhba_lun *lun)
+{
+	struct simhba_cmd *c = scsi_cmd_priv(sc);
+	u64 ovh = lun ? lun->m[0].disk.p.overhead_ns : 20000;
+
+	c->kind = SIMHBA_CMD_QUICK;
+	hrtimer_start(&c->timer, model_to_ktime(simhba_model_now() + ovh),
+		      HRTIMER_MODE_ABS);
+	return 0;
+}
+
+/* ---- media commands --------------------------------------------------------- */
+
+/* Hand the pieces of a command to the member disks. */
+static void simhba_submit(struct simhba_lun *lun, struct simhba_cmd *c,
+			  u64 lba, u32 n, bool write, bool fua, bool flush)
+{
+	struct simhba_host *h = lun->host;
+	u64 mlba[SIMHBA_MAX_MEMBERS];
+	u32 mn[SIMHBA_MAX_MEMBERS];
+	unsigned long flags;
+	unsigned int i, k = 0;
+	u64 now;
+
+	if (flush) {
+		for (i = 0; i < lun->nmembers; i++) {
+			mlba[i] = 0;
+			mn[i] = 1;
+		}
+	} else if (lun->chunk) {
+		simhba_raid0_split(lba, n, lun->nmembers, lun->chunk, mlba, mn);
+	} else {
+		mlba[0] = lba;
+		mn[0] = n;
+	}
+
+	spin_lock_irqsave(&h->lock, flags);
+	now = simhba_model_now();
+	simhba_host_advance(h, now);
+	/* the adapter's processor takes the commands one at a time */
+	h->cmd_free = max(now, h->cmd_free) + h->cmd_ns;
+	for (i = 0; i < lun->nmembers; i++) {
+		struct simhba_op *op = &c->op[k];
+
+		if (!mn[i] || (!lun->chunk && i))
+			continue;
+		INIT_LIST_HEAD(&op->node);
+		op->lba = mlba[i];
+		op->nsect = flush ? 0 : mn[i];
+		op->write = write;
+		op->fua = fua;
+		op->flush = flush;
+		op->priv = c;
+		c->member[k] = i;
+		k++;
+	}
+	c->pending = k;
+	c->nops = k;
+	list_add_tail(&c->node, &lun->inflight);
+	for (i = 0; i < k; i++) {
+		struct simhba_member *m = &lun->m[c->member[i]];
+
+		simhba_disk_enqueue(&m->disk, &c->op[i], now,
+				    h->cmd_free - now);
+		simhba_disk_dispatch(&m->disk, now);
+		member_arm(m);
+	}
+	spin_unlock_irqrestore(&h->lock, flags);
+}
+
+static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
+		     struct simhba_lun *lun)
+{
+	struct simhba_host *h = to_simhba(shost);
+	struct simhba_cmd *c = scsi_cmd_priv(sc);
+	u64 lba, med_end;
+	bool write, fua;
+	unsigned long flags;
+	int nseg, err;
+	u32 n;
+
+	simhba_parse_rw(sc, &lba, &n, &write, &fua);
+	if (lba + n > lun->capacity || lba + n < lba) {
+		scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x21, 0);
+		return simhba_quick(sc, lun);
+	}
+	if (!n)
+		return simhba_quick(sc, lun);
+	/*
+	 * The buffer must hold what the CDB asks for (SG_IO can pass any
+	 * pair): a shorter one is a data overrun, which an adapter reports as
+	 * an error; of a longer one the CDB's length moves and the rest is
+	 * the residue.
+	 */
+	if ((u64)n * SIMHBA_SECTOR > scsi_bufflen(sc)) {
+		sc->result = DID_ERROR << 16;
+		return simhba_quick(sc, lun);
+	}
+	scsi_set_resid(sc, scsi_bufflen(sc) - n * SIMHBA_SECTOR);
+
+	if (atomic_add_unless(&lun->busy_next, -1, 0)) {
+		atomic64_inc(&lun->busies);
+		sc->result = SAM_STAT_TASK_SET_FULL;
+		return simhba_quick(sc, lun);
+	}
+
+	nseg = scsi_dma_map(sc);
+	if (nseg < 0) {
+		atomic64_inc(&h->map_failures);
+		return SCSI_MLQUEUE_HOST_BUSY;
+	}
+	c->mapped = true;
+
+	err = simhba_move_data(h, sc, nseg, lba, (u64)n * SIMHBA_SECTOR, write);
+	if (err == -ENOMEM) {
+		/* no page without sleeping just now: the midlayer retries */
+		scsi_dma_unmap(sc);
+		c->mapped = false;
+		return SCSI_MLQUEUE_DEVICE_BUSY;
+	}
+	if (err) {
+		pr_err_ratelimited("host %d lun %u: data store full (store_mb=%u)\n",
+				   h->id, lun->lun, simhba_store_mb);
+		/* SPACE ALLOCATION FAILED WRITE PROTECT */
+		scsi_build_sense(sc, 0, DATA_PROTECT, 0x27, 0x07);
+		return simhba_quick(sc, lun);
+	}
+
+	if (!write) {
+		spin_lock_irqsave(&lun->host->lock, flags);
+		med_end = lun->medium_lba + lun->medium_sectors;
+		if (lun->medium_sectors && lba < med_end &&
+		    lba + n > lun->medium_lba) {
+			c->medium_error = true;
+			c->bad_lba = max(lba, lun->medium_lba);
+			atomic64_inc(&lun->medium_errors);
+		}
+		spin_unlock_irqrestore(&lun->host->lock, flags);
+	}
+
+	c->kind = SIMHBA_CMD_MEDIA;
+	if (atomic_add_unless(&lun->timeout_next, -1, 0)) {
+		/* Lost in the firmware: only the error handler gets it back. */
+		atomic64_inc(&lun->timeouts);
+		spin_lock_irqsave(&lun->host->lock, flags);
+		list_add_tail(&c->node, &lun->inflight);
+		spin_unlock_irqrestore(&lun->host->lock, flags);
+		return 0;
+	}
+	simhba_submit(lun, c, lba, n, write, fua, false);
+	return 0;
+}
+
+int simhba_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
+{
+	struct simhba_lun *lun = sc->device->hostdata;
+	struct simhba_host *h = to_simhba(shost);
+	struct simhba_cmd *c = scsi_cmd_priv(sc);
+	u8 *cdb = sc->cmnd;
+	u8 b[32] = { };
+
+	INIT_LIST_HEAD(&c->node);
+	INIT_LIST_HEAD(&c->done);
+	c->lun = lun;
+	c->kind = SIMHBA_CMD_NONE;
+	c->pending = 0;
+	c->nops = 0;
+	c->mapped = false;
+	c->medium_error = false;
+	sc->result = 0;
+
+	if (cdb[0] == INQUIRY) {
+		simhba_do_inquiry(sc, lun);
+		return simhba_quick(sc, lun);
+	}
+	if (cdb[0] == REPORT_LUNS) {
+		simhba_do_report_luns(sc, h);
+		return simhba_quick(sc, lun);
+	}
+	if (!lun) {
+		scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x25, 0);
+		return simhba_quick(sc, lun);
+	}
+
+	switch (cdb[0]) {
+	case READ_6:
+	case READ_10:
+	case READ_16:
+	case WRITE_6:
+	case WRITE_10:
+	case WRITE_16:
+		return simhba_rw(shost, sc, lun);
+	case SYNCHRONIZE_CACHE:
+	case SYNCHRONIZE_CACHE_16:
+		c->kind = SIMHBA_CMD_MEDIA;
+		simhba_submit(lun, c, 0, 0, true, false, true);
+		return 0;
+	case TEST_UNIT_READY:
+	case START_STOP:
+	case VERIFY:
+	case VERIFY_16:
+		break;
+	case REQUEST_SENSE:
+		b[0] = 0x70;
+		b[7] = 10;
+		scsi_sg_copy_from_buffer(sc, b, min_t(u8, 18, cdb[4]));
+		break;
+	case READ_CAPACITY:
+		put_unaligned_be32(min_t(u64, lun->capacity - 1, 0xffffffff),
+				   &b[0]);
+		put_unaligned_be32(SIMHBA_SECTOR, &b[4]);
+		scsi_sg_copy_from_buffer(sc, b, 8);
+		break;
+	case SERVICE_ACTION_IN_16:
+		if ((cdb[1] & 0x1f) != SAI_READ_CAPACITY_16) {
+			scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x24, 0);
+			break;
+		}
+		put_unaligned_be64(lun->capacity - 1, &b[0]);
+		put_unaligned_be32(SIMHBA_SECTOR, &b[8]);
+		scsi_sg_copy_from_buffer(sc, b,
+					 min_t(u32, 32, get_unaligned_be32(&cdb[10])));
+		break;
+	case MODE_SENSE:
+	case MODE_SENSE_10:
+		simhba_do_mode_sense(sc, lun);
+		break;
+	default:
+		scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x20, 0);
+		break;
+	}
+	return simhba_quick(sc, lun);
+}
+
+/* ---- error handling ------------------------------------------------------- */
+
+/* Take @c away from the model; true if we owned it (it had not completed). */
+static bool simhba_take(struct simhba_lun *lun, struct simhba_cmd *c)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&lun->host->lock);
+	if (list_empty(&c->node))
+		return false;
+	list_del_init(&c->node);
+	for (i = 0; i < c->nops; i++) {
+		simhba_disk_cancel(&lun->m[c->member[i]].disk, &c->op[i]);
+		c->op[i].priv = NULL;
+	}
+	c->pending = 0;
+	return true;
+}
+
+/*
+ * The error handler's entry points may run at once (an abort from the
+ * midlayer's work queue, a reset from SG_SCSI_RESET): eh_mutex serialises
+ * them, so that a command taken by one is never seen half-finished by the
+ * other.
+ */
+int simhba_eh_abort(struct scsi_cmnd *sc)
+{
+	struct simhba_host *h = to_simhba(sc->device->host);
+	struct simhba_lun *lun = sc->device->hostdata;
+	struct simhba_cmd *c = scsi_cmd_priv(sc);
+	unsigned long flags;
+	bool owned;
+
+	mutex_lock(&h->eh_mutex);
+	/* A quick command whose timer had not run yet is ours. */
+	owned = hrtimer_cancel(&c->timer) == 1;
+	if (lun) {
+		spin_lock_irqsave(&h->lock, flags);
+		simhba_host_advance(h, simhba_model_now());
+		owned |= simhba_take(lun, c);
+		spin_unlock_irqrestore(&h->lock, flags);
+		atomic64_inc(&lun->aborts);
+	}
+	if (!owned) {
+		synchronize_rcu();	/* its owner's completion finishes */
+	} else if (c->mapped) {
+		scsi_dma_unmap(sc);
+		c->mapped = false;
+	}
+	mutex_unlock(&h->eh_mutex);
+	return SUCCESS;
+}
+
+static void simhba_reset_lun(struct simhba_lun *lun)
+{
+	struct simhba_cmd *c, *tmp;
+	unsigned long flags;
+	LIST_HEAD(list);
+
+	spin_lock_irqsave(&lun->host->lock, flags);
+	simhba_host_advance(lun->host, simhba_model_now());
+	list_for_each_entry_safe(c, tmp, &lun->inflight, node) {
+		simhba_take(lun, c);
+		list_add_tail(&c->done, &list);
+	}
+	spin_unlock_irqrestore(&lun->host->lock, flags);
+	atomic64_inc(&lun->resets);
+	/*
+	 * Commands a completion timer took before us are its own; let it
+	 * finish them before the midlayer reuses their requests.
+	 */
+	synchronize_rcu();
+
+	list_for_each_entry_safe(c, tmp, &list, done) {
+		struct scsi_cmnd *sc = priv_to_cmd(c);
+
+		list_del_init(&c->done);
+		c->medium_error = false;
+		sc->result = DID_RESET << 16;
+		simhba_finish(sc);
+	}
+}
+
+int simhba_eh_device_reset(struct scsi_cmnd *sc)
+{
+	struct simhba_host *h = to_simhba(sc->device->host);
+	struct simhba_lun *lun = sc->device->hostdata;
+
+	mutex_lock(&h->eh_mutex);
+	if (lun)
+		simhba_reset_lun(lun);
+	mutex_unlock(&h->eh_mutex);
+	return SUCCESS;
+}
+
+int simhba_eh_host_reset(struct scsi_cmnd *sc)
+{
+	struct simhba_host *h = to_simhba(sc->device->host);
+	unsigned int i;
+
+	mutex_lock(&h->eh_mutex);
+	for (i = 0; i < h->nluns; i++)
+		simhba_reset_lun(&h->lun[i]);
+	mutex_unlock(&h->eh_mutex);
+	return SUCCESS;
+}
+
+/* ---- device attach -------------------------------------------------------- */
+
+int simhba_slave_alloc(struct scsi_device *sdev)
+{
+	struct simhba_host *h = to_simhba(sdev->host);
+
+	if (sdev->channel == 0 && sdev->id == 0 && sdev->lun < h->nluns)
+		sdev->hostdata = &h->lun[sdev->lun];
+	return 0;
+}
+
+int simhba_slave_configure(struct scsi_device *sdev)
+{
+	struct simhba_lun *lun = sdev->hostdata;
+
+	if (lun)
+		scsi_change_queue_depth(sdev, lun->qdepth);
+	return 0;
+}
+
+void simhba_slave_destroy(struct scsi_device *sdev)
+{
+	sdev->hostdata = NULL;
+}
+
+int simhba_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *sc)
+{
+	struct simhba_cmd *c = scsi_cmd_priv(sc);
+
+	INIT_LIST_HEAD(&c->node);
+	INIT_LIST_HEAD(&c->done);
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	c->timer.function = cmd_timer_fn;
+	return 0;
+}
