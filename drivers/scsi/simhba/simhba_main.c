@@ -397,71 +397,77 @@ fail:
 	return ret;
 }
 
+/*
+ * The range of every numeric parameter, checked by one loop so that each
+ * refusal names the parameter, the value and what it must be.
+ */
+struct simhba_param_check {
+	const char *name;
+	const void *val;	/* unsigned int, or int if @is_int */
+	bool is_int;
+	s64 min, max;
+	bool zero_ok;		/* 0 (keep the default) besides min-max */
+	bool pow2;		/* a power of two within min-max */
+	bool ends_only;		/* min or max, nothing between */
+};
+
+#define SIMHBA_UINT(_v, _min, _max, ...) \
+	{ .name = #_v, .val = &(_v), .min = (_min), .max = (_max), __VA_ARGS__ }
+
+static const struct simhba_param_check simhba_param_checks[] __initconst = {
+	SIMHBA_UINT(hosts, 1, SIMHBA_MAX_HOSTS),
+	SIMHBA_UINT(luns, 1, SIMHBA_MAX_LUNS),
+	{ .name = "time_scale", .val = &simhba_time_scale, .min = 1, .max = 10000 },
+	SIMHBA_UINT(qdepth, 0, 256),
+	{ .name = "wce", .val = &wce, .is_int = true, .min = -1, .max = 1 },
+	SIMHBA_UINT(ncq_age_ms, 1, 10000),
+	{ .name = "store_mb", .val = &simhba_store_mb, .min = 1, .max = 1048576 },
+	SIMHBA_UINT(dma_bits, 32, 64),
+	SIMHBA_UINT(fw_overhead_us, 0, 100000),
+	SIMHBA_UINT(sg_segments, 32, 64, .ends_only = true),
+	SIMHBA_UINT(sg_tablesize, 0, SG_MAX_SEGMENTS),
+	SIMHBA_UINT(max_sectors, 8, 65535, .zero_ok = true),
+	SIMHBA_UINT(capacity_mb, 4, 1U << 24, .zero_ok = true),
+	SIMHBA_UINT(raid_members, 2, SIMHBA_MAX_MEMBERS),
+	SIMHBA_UINT(raid_chunk_kb, 4, 4096, .pow2 = true),
+};
+
+static int __init simhba_check_param(const struct simhba_param_check *c)
+{
+	s64 v;
+	bool ok;
+
+	if (c->is_int)
+		v = *(const int *)c->val;
+	else
+		v = *(const unsigned int *)c->val;
+
+	if (c->ends_only)
+		ok = v == c->min || v == c->max;
+	else
+		ok = v >= c->min && v <= c->max && (!c->pow2 || is_power_of_2(v));
+	if (ok || (c->zero_ok && !v))
+		return 0;
+	if (c->ends_only)
+		pr_err("%s=%lld: must be %lld or %lld\n", c->name, v, c->min,
+		       c->max);
+	else if (c->max - c->min == 2)
+		pr_err("%s=%lld: must be %lld, %lld or %lld\n", c->name, v,
+		       c->min, c->min + 1, c->max);
+	else
+		pr_err("%s=%lld: must be %s%s%lld-%lld\n", c->name, v,
+		       c->pow2 ? "a power of two, " : "",
+		       c->zero_ok ? "0 or " : "", c->min, c->max);
+	return -EINVAL;
+}
+
 static int __init simhba_check_params(void)
 {
-	int i;
+	unsigned int i;
 
-	if (hosts < 1 || hosts > SIMHBA_MAX_HOSTS) {
-		pr_err("hosts=%u: must be 1-%d\n", hosts, SIMHBA_MAX_HOSTS);
-		return -EINVAL;
-	}
-	if (luns < 1 || luns > SIMHBA_MAX_LUNS) {
-		pr_err("luns=%u: must be 1-%d\n", luns, SIMHBA_MAX_LUNS);
-		return -EINVAL;
-	}
-	if (simhba_time_scale < 1 || simhba_time_scale > 10000) {
-		pr_err("time_scale=%u: must be 1-10000\n", simhba_time_scale);
-		return -EINVAL;
-	}
-	if (qdepth > 256) {
-		pr_err("qdepth=%u: must be 0-256\n", qdepth);
-		return -EINVAL;
-	}
-	if (wce < -1 || wce > 1) {
-		pr_err("wce=%d: must be -1, 0 or 1\n", wce);
-		return -EINVAL;
-	}
-	if (ncq_age_ms < 1 || ncq_age_ms > 10000) {
-		pr_err("ncq_age_ms=%u: must be 1-10000\n", ncq_age_ms);
-		return -EINVAL;
-	}
-	if (simhba_store_mb < 1 || simhba_store_mb > 1048576) {
-		pr_err("store_mb=%u: must be 1-1048576\n", simhba_store_mb);
-		return -EINVAL;
-	}
-	if (dma_bits < 32 || dma_bits > 64) {
-		pr_err("dma_bits=%u: must be 32-64\n", dma_bits);
-		return -EINVAL;
-	}
-	if (fw_overhead_us > 100000) {
-		pr_err("fw_overhead_us=%u: must be 0-100000\n", fw_overhead_us);
-		return -EINVAL;
-	}
-	if (sg_segments != 32 && sg_segments != 64) {
-		pr_err("sg_segments=%u: must be 32 or 64\n", sg_segments);
-		return -EINVAL;
-	}
-	if (sg_tablesize > SG_MAX_SEGMENTS) {
-		pr_err("sg_tablesize=%u: must be 0-%d\n", sg_tablesize, SG_MAX_SEGMENTS);
-		return -EINVAL;
-	}
-	if (max_sectors && (max_sectors < 8 || max_sectors > 65535)) {
-		pr_err("max_sectors=%u: must be 0 or 8-65535\n", max_sectors);
-		return -EINVAL;
-	}
-	if (capacity_mb > (1U << 24)) {
-		pr_err("capacity_mb=%u: must be at most 16777216\n", capacity_mb);
-		return -EINVAL;
-	}
-	if (raid_members < 2 || raid_members > SIMHBA_MAX_MEMBERS) {
-		pr_err("raid_members=%u: must be 2-%d\n", raid_members, SIMHBA_MAX_MEMBERS);
-		return -EINVAL;
-	}
-	if (raid_chunk_kb < 4 || raid_chunk_kb > 4096 || !is_power_of_2(raid_chunk_kb)) {
-		pr_err("raid_chunk_kb=%u: must be a power of two, 4-4096\n",
-		       raid_chunk_kb);
-		return -EINVAL;
-	}
+	for (i = 0; i < ARRAY_SIZE(simhba_param_checks); i++)
+		if (simhba_check_param(&simhba_param_checks[i]))
+			return -EINVAL;
 	if (!raid_member || !simhba_find_profile(raid_member)) {
 		pr_err("raid_member=%s: unknown profile (u320-10k, sata-7200, ssd)\n",
 		       raid_member ? raid_member : "");
@@ -487,10 +493,6 @@ static int __init simhba_check_params(void)
 			       profile[i]);
 			return -EINVAL;
 		}
-	if (capacity_mb && capacity_mb < 4) {
-		pr_err("capacity_mb=%u: must be 0 or at least 4\n", capacity_mb);
-		return -EINVAL;
-	}
 	return 0;
 }
 
