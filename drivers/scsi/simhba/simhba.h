@@ -168,11 +168,32 @@ int simhba_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *sc);
 
 /* ---- simhba_scsi.c ----------------------------------------------------- */
 
-int simhba_do_inquiry(struct scsi_cmnd *sc, struct simhba_lun *lun);
-void simhba_do_mode_sense(struct scsi_cmnd *sc, struct simhba_lun *lun);
-void simhba_do_report_luns(struct scsi_cmnd *sc, struct simhba_host *h);
-bool simhba_parse_rw(struct scsi_cmnd *sc, u64 *lba, u32 *n, bool *write,
-		     bool *fua);
+/* The longest response: REPORT LUNS of a host with every LUN */
+#define SIMHBA_RESP_MAX		(8 + 8 * SIMHBA_MAX_LUNS)
+
+/* What an emulated command returns: data, or CHECK CONDITION if @key */
+struct simhba_result {
+	unsigned int len;	/* bytes of data, within the allocation length */
+	u8 key, asc, ascq;	/* sense */
+};
+
+/* A media operation: READ, WRITE or SYNCHRONIZE CACHE (@flush) */
+struct simhba_rw {
+	u64 lba;
+	u32 nsect;
+	bool write;
+	bool fua;
+	bool flush;
+};
+
+enum simhba_emul {
+	SIMHBA_EMUL_DONE,	/* complete with the simhba_result */
+	SIMHBA_EMUL_MEDIA,	/* the disks carry out the simhba_rw */
+};
+
+enum simhba_emul simhba_emulate(const struct simhba_lun *lun,
+				unsigned int nluns, const u8 *cdb, u8 *buf,
+				struct simhba_result *res, struct simhba_rw *rw);
 
 /* ---- simhba_store.c ---------------------------------------------------- */
 

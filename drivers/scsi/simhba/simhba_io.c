@@ -16,7 +16,6 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
-#include <linux/unaligned.h>
 
 #include <scsi/scsi.h>
 #include <scsi/scsi_cmnd.h>
@@ -249,23 +248,16 @@ static void simhba_submit(struct simhba_lun *lun, struct simhba_cmd *c,
 }
 
 static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
-		     struct simhba_lun *lun)
+		     struct simhba_lun *lun, const struct simhba_rw *rw)
 {
 	struct simhba_host *h = to_simhba(shost);
 	struct simhba_cmd *c = scsi_cmd_priv(sc);
-	u64 lba, med_end;
-	bool write, fua;
+	bool write = rw->write, fua = rw->fua;
+	u64 lba = rw->lba, med_end;
+	u32 n = rw->nsect;
 	unsigned long flags;
 	int nseg, err;
-	u32 n;
 
-	simhba_parse_rw(sc, &lba, &n, &write, &fua);
-	if (lba + n > lun->capacity || lba + n < lba) {
-		scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x21, 0);
-		return simhba_quick(sc, lun);
-	}
-	if (!n)
-		return simhba_quick(sc, lun);
 	/*
 	 * The buffer must hold what the CDB asks for (SG_IO can pass any
 	 * pair): a shorter one is a data overrun, which an adapter reports as
@@ -336,8 +328,9 @@ int simhba_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	struct simhba_lun *lun = sc->device->hostdata;
 	struct simhba_host *h = to_simhba(shost);
 	struct simhba_cmd *c = scsi_cmd_priv(sc);
-	u8 *cdb = sc->cmnd;
-	u8 b[32] = { };
+	u8 b[SIMHBA_RESP_MAX] = { };
+	struct simhba_result res;
+	struct simhba_rw rw;
 
 	INIT_LIST_HEAD(&c->node);
 	INIT_LIST_HEAD(&c->done);
@@ -349,66 +342,20 @@ int simhba_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	c->medium_error = false;
 	sc->result = 0;
 
-	if (cdb[0] == INQUIRY) {
-		simhba_do_inquiry(sc, lun);
-		return simhba_quick(sc, lun);
-	}
-	if (cdb[0] == REPORT_LUNS) {
-		simhba_do_report_luns(sc, h);
-		return simhba_quick(sc, lun);
-	}
-	if (!lun) {
-		scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x25, 0);
-		return simhba_quick(sc, lun);
-	}
-
-	switch (cdb[0]) {
-	case READ_6:
-	case READ_10:
-	case READ_16:
-	case WRITE_6:
-	case WRITE_10:
-	case WRITE_16:
-		return simhba_rw(shost, sc, lun);
-	case SYNCHRONIZE_CACHE:
-	case SYNCHRONIZE_CACHE_16:
+	switch (simhba_emulate(lun, h->nluns, sc->cmnd, b, &res, &rw)) {
+	case SIMHBA_EMUL_MEDIA:
+		if (!rw.flush)
+			return simhba_rw(shost, sc, lun, &rw);
 		c->kind = SIMHBA_CMD_MEDIA;
 		simhba_submit(lun, c, 0, 0, true, false, true);
 		return 0;
-	case TEST_UNIT_READY:
-	case START_STOP:
-	case VERIFY:
-	case VERIFY_16:
-		break;
-	case REQUEST_SENSE:
-		b[0] = 0x70;
-		b[7] = 10;
-		scsi_sg_copy_from_buffer(sc, b, min_t(u8, 18, cdb[4]));
-		break;
-	case READ_CAPACITY:
-		put_unaligned_be32(min_t(u64, lun->capacity - 1, 0xffffffff),
-				   &b[0]);
-		put_unaligned_be32(SIMHBA_SECTOR, &b[4]);
-		scsi_sg_copy_from_buffer(sc, b, 8);
-		break;
-	case SERVICE_ACTION_IN_16:
-		if ((cdb[1] & 0x1f) != SAI_READ_CAPACITY_16) {
-			scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x24, 0);
-			break;
-		}
-		put_unaligned_be64(lun->capacity - 1, &b[0]);
-		put_unaligned_be32(SIMHBA_SECTOR, &b[8]);
-		scsi_sg_copy_from_buffer(sc, b,
-					 min_t(u32, 32, get_unaligned_be32(&cdb[10])));
-		break;
-	case MODE_SENSE:
-	case MODE_SENSE_10:
-		simhba_do_mode_sense(sc, lun);
-		break;
-	default:
-		scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x20, 0);
+	case SIMHBA_EMUL_DONE:
 		break;
 	}
+	if (res.key)
+		scsi_build_sense(sc, 0, res.key, res.asc, res.ascq);
+	else if (res.len)
+		scsi_sg_copy_from_buffer(sc, b, res.len);
 	return simhba_quick(sc, lun);
 }
 

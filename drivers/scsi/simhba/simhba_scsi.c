@@ -1,25 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * simhba: SCSI commands emulated without media access (INQUIRY and its
- * VPD pages, MODE SENSE, REPORT LUNS) and the parsing of READ and WRITE.
+ * simhba: the SCSI commands a LUN answers without media access (INQUIRY and
+ * its VPD pages, MODE SENSE, READ CAPACITY, REPORT LUNS, REQUEST SENSE) and
+ * the parsing and checking of READ, WRITE and SYNCHRONIZE CACHE.
+ *
+ * Nothing here touches a scsi_cmnd: simhba_emulate() takes a CDB, a LUN
+ * (or none) and a response buffer, and says what to return or which media
+ * operation to start, so that KUnit can call it without a SCSI host.
  */
 
-#include <linux/slab.h>
 #include <linux/unaligned.h>
 
+#include <kunit/visibility.h>
 #include <scsi/scsi.h>
-#include <scsi/scsi_cmnd.h>
-#include <scsi/scsi_common.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_proto.h>
 
 #include "simhba.h"
 
-/* ---- SCSI commands without media access -------------------------------- */
-
-static int fill_vpd(struct simhba_lun *lun, u8 page, u8 *b)
+static void set_sense(struct simhba_result *res, u8 key, u8 asc, u8 ascq)
 {
-	struct simhba_host *h = lun->host;
+	res->len = 0;
+	res->key = key;
+	res->asc = asc;
+	res->ascq = ascq;
+}
+
+static int fill_vpd(const struct simhba_lun *lun, u8 page, u8 *b)
+{
+	const struct simhba_host *h = lun->host;
 	int n;
 
 	b[0] = TYPE_DISK;
@@ -58,11 +67,10 @@ static int fill_vpd(struct simhba_lun *lun, u8 page, u8 *b)
 	return -1;
 }
 
-int simhba_do_inquiry(struct scsi_cmnd *sc, struct simhba_lun *lun)
+static void do_inquiry(const struct simhba_lun *lun, const u8 *cdb, u8 *b,
+		       struct simhba_result *res)
 {
-	u8 *cdb = sc->cmnd;
 	u16 alloc = get_unaligned_be16(&cdb[3]);
-	u8 b[96] = { };
 	int len;
 
 	if (!lun) {
@@ -74,13 +82,13 @@ int simhba_do_inquiry(struct scsi_cmnd *sc, struct simhba_lun *lun)
 	} else if (cdb[1] & 1) {
 		len = fill_vpd(lun, cdb[2], b);
 		if (len < 0) {
-			scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x24, 0);
-			return 0;
+			set_sense(res, ILLEGAL_REQUEST, 0x24, 0);
+			return;
 		}
 	} else {
 		if (cdb[2]) {
-			scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x24, 0);
-			return 0;
+			set_sense(res, ILLEGAL_REQUEST, 0x24, 0);
+			return;
 		}
 		b[0] = TYPE_DISK;
 		b[2] = 6;		/* SPC-4 */
@@ -96,23 +104,22 @@ int simhba_do_inquiry(struct scsi_cmnd *sc, struct simhba_lun *lun)
 		memcpy(&b[32], "0001", 4);
 		len = 96;
 	}
-	scsi_sg_copy_from_buffer(sc, b, min_t(int, len, alloc));
-	return 0;
+	res->len = min_t(int, len, alloc);
 }
 
-void simhba_do_mode_sense(struct scsi_cmnd *sc, struct simhba_lun *lun)
+static void do_mode_sense(const struct simhba_lun *lun, const u8 *cdb, u8 *b,
+			  struct simhba_result *res)
 {
-	u8 *cdb = sc->cmnd;
 	bool ten = cdb[0] == MODE_SENSE_10;
 	bool dbd = cdb[1] & 0x08;
 	u8 pc = cdb[2] >> 6, page = cdb[2] & 0x3f;
 	unsigned int alloc = ten ? get_unaligned_be16(&cdb[7]) : cdb[4];
 	int hdr = ten ? 8 : 4, len;
-	u8 b[128] = { };
 	u8 *p;
 
 	if (pc == 3) {
-		scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x39, 0);
+		/* SAVING PARAMETERS NOT SUPPORTED */
+		set_sense(res, ILLEGAL_REQUEST, 0x39, 0);
 		return;
 	}
 	len = hdr;
@@ -137,7 +144,7 @@ void simhba_do_mode_sense(struct scsi_cmnd *sc, struct simhba_lun *lun)
 		len += 12;
 	}
 	if (len == hdr + (dbd ? 0 : 8) && page != 0x3f) {
-		scsi_build_sense(sc, 0, ILLEGAL_REQUEST, 0x24, 0);
+		set_sense(res, ILLEGAL_REQUEST, 0x24, 0);
 		return;
 	}
 	if (ten) {
@@ -149,56 +156,134 @@ void simhba_do_mode_sense(struct scsi_cmnd *sc, struct simhba_lun *lun)
 		b[2] = 0x10;
 		b[3] = dbd ? 0 : 8;
 	}
-	scsi_sg_copy_from_buffer(sc, b, min_t(unsigned int, len, alloc));
+	res->len = min_t(unsigned int, len, alloc);
 }
 
-void simhba_do_report_luns(struct scsi_cmnd *sc, struct simhba_host *h)
+static void do_report_luns(unsigned int nluns, const u8 *cdb, u8 *b,
+			   struct simhba_result *res)
 {
-	unsigned int alloc = get_unaligned_be32(&sc->cmnd[6]);
-	unsigned int len = 8 + 8 * h->nluns, i;
-	u8 *b;
+	unsigned int alloc = get_unaligned_be32(&cdb[6]);
+	unsigned int len = 8 + 8 * nluns, i;
 
-	b = kzalloc(len, GFP_ATOMIC);
-	if (!b) {
-		sc->result = DID_REQUEUE << 16;
-		return;
-	}
-	put_unaligned_be32(8 * h->nluns, &b[0]);
-	for (i = 0; i < h->nluns; i++)
+	put_unaligned_be32(8 * nluns, &b[0]);
+	for (i = 0; i < nluns; i++)
 		int_to_scsilun(i, (struct scsi_lun *)&b[8 + 8 * i]);
-	scsi_sg_copy_from_buffer(sc, b, min(len, alloc));
-	kfree(b);
+	res->len = min(len, alloc);
 }
 
-/* ---- media commands --------------------------------------------------------- */
-
-bool simhba_parse_rw(struct scsi_cmnd *sc, u64 *lba, u32 *n, bool *write,
-		     bool *fua)
+static bool parse_rw(const u8 *cdb, struct simhba_rw *rw)
 {
-	u8 *cdb = sc->cmnd;
-
-	*fua = false;
+	rw->fua = false;
+	rw->flush = false;
 	switch (cdb[0]) {
 	case READ_6:
 	case WRITE_6:
-		*lba = get_unaligned_be24(&cdb[1]) & 0x1fffff;
-		*n = cdb[4] ? cdb[4] : 256;
+		rw->lba = get_unaligned_be24(&cdb[1]) & 0x1fffff;
+		rw->nsect = cdb[4] ? cdb[4] : 256;
 		break;
 	case READ_10:
 	case WRITE_10:
-		*lba = get_unaligned_be32(&cdb[2]);
-		*n = get_unaligned_be16(&cdb[7]);
-		*fua = cdb[1] & 0x08;
+		rw->lba = get_unaligned_be32(&cdb[2]);
+		rw->nsect = get_unaligned_be16(&cdb[7]);
+		rw->fua = cdb[1] & 0x08;
 		break;
 	case READ_16:
 	case WRITE_16:
-		*lba = get_unaligned_be64(&cdb[2]);
-		*n = get_unaligned_be32(&cdb[10]);
-		*fua = cdb[1] & 0x08;
+		rw->lba = get_unaligned_be64(&cdb[2]);
+		rw->nsect = get_unaligned_be32(&cdb[10]);
+		rw->fua = cdb[1] & 0x08;
 		break;
 	default:
 		return false;
 	}
-	*write = cdb[0] == WRITE_6 || cdb[0] == WRITE_10 || cdb[0] == WRITE_16;
+	rw->write = cdb[0] == WRITE_6 || cdb[0] == WRITE_10 ||
+		    cdb[0] == WRITE_16;
 	return true;
 }
+
+/**
+ * simhba_emulate() - decide what a command does, without doing it
+ * @lun: the logical unit, NULL if the command is for one that is not there
+ * @nluns: the logical units of the host, for REPORT LUNS
+ * @cdb: the command
+ * @buf: SIMHBA_RESP_MAX bytes, zeroed, for the data to return
+ * @res: the data length (already cut to the allocation length) or the sense
+ * @rw: the media operation, when the result is SIMHBA_EMUL_MEDIA
+ *
+ * Return: SIMHBA_EMUL_DONE if the command completes with @res alone (a sense
+ * key in @res->key means CHECK CONDITION), SIMHBA_EMUL_MEDIA if the LUN's
+ * disks must carry out @rw (READ, WRITE of a non-zero length within the
+ * capacity, SYNCHRONIZE CACHE).
+ */
+enum simhba_emul simhba_emulate(const struct simhba_lun *lun,
+				unsigned int nluns, const u8 *cdb, u8 *buf,
+				struct simhba_result *res, struct simhba_rw *rw)
+{
+	memset(res, 0, sizeof(*res));
+	if (cdb[0] == INQUIRY) {
+		do_inquiry(lun, cdb, buf, res);
+		return SIMHBA_EMUL_DONE;
+	}
+	if (cdb[0] == REPORT_LUNS) {
+		do_report_luns(nluns, cdb, buf, res);
+		return SIMHBA_EMUL_DONE;
+	}
+	if (!lun) {
+		/* LOGICAL UNIT NOT SUPPORTED */
+		set_sense(res, ILLEGAL_REQUEST, 0x25, 0);
+		return SIMHBA_EMUL_DONE;
+	}
+
+	if (parse_rw(cdb, rw)) {
+		if (rw->lba + rw->nsect > lun->capacity ||
+		    rw->lba + rw->nsect < rw->lba) {
+			/* LOGICAL BLOCK ADDRESS OUT OF RANGE */
+			set_sense(res, ILLEGAL_REQUEST, 0x21, 0);
+			return SIMHBA_EMUL_DONE;
+		}
+		return rw->nsect ? SIMHBA_EMUL_MEDIA : SIMHBA_EMUL_DONE;
+	}
+
+	switch (cdb[0]) {
+	case SYNCHRONIZE_CACHE:
+	case SYNCHRONIZE_CACHE_16:
+		memset(rw, 0, sizeof(*rw));
+		rw->flush = true;
+		return SIMHBA_EMUL_MEDIA;
+	case TEST_UNIT_READY:
+	case START_STOP:
+	case VERIFY:
+	case VERIFY_16:
+		break;
+	case REQUEST_SENSE:
+		buf[0] = 0x70;
+		buf[7] = 10;
+		res->len = min_t(u8, 18, cdb[4]);
+		break;
+	case READ_CAPACITY:
+		put_unaligned_be32(min_t(u64, lun->capacity - 1, 0xffffffff),
+				   &buf[0]);
+		put_unaligned_be32(SIMHBA_SECTOR, &buf[4]);
+		res->len = 8;
+		break;
+	case SERVICE_ACTION_IN_16:
+		if ((cdb[1] & 0x1f) != SAI_READ_CAPACITY_16) {
+			set_sense(res, ILLEGAL_REQUEST, 0x24, 0);
+			break;
+		}
+		put_unaligned_be64(lun->capacity - 1, &buf[0]);
+		put_unaligned_be32(SIMHBA_SECTOR, &buf[8]);
+		res->len = min_t(u32, 32, get_unaligned_be32(&cdb[10]));
+		break;
+	case MODE_SENSE:
+	case MODE_SENSE_10:
+		do_mode_sense(lun, cdb, buf, res);
+		break;
+	default:
+		/* INVALID COMMAND OPERATION CODE */
+		set_sense(res, ILLEGAL_REQUEST, 0x20, 0);
+		break;
+	}
+	return SIMHBA_EMUL_DONE;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_emulate);
