@@ -105,25 +105,30 @@ struct simhba_host {
 	bool added;
 };
 
-enum simhba_cmd_kind {
-	SIMHBA_CMD_NONE,
-	SIMHBA_CMD_QUICK,	/* completed by its own timer */
-	SIMHBA_CMD_MEDIA,	/* completed by the member disk timers */
+/*
+ * Who owns a command: exactly one party at a time.  The owner changes
+ * under the host's lock, from one that has it to the next, and only by
+ * simhba_own_take(); whoever took it to TIMER, ABORT or RESET alone gives
+ * it up with simhba_own_release() and then finishes it: unmaps it and,
+ * unless it was aborted (the midlayer completes those), calls scsi_done().
+ * So a command is unmapped and completed once, whatever the order in which
+ * its completion timer, an abort and a reset reach it.
+ */
+enum simhba_owner {
+	SIMHBA_OWN_NONE,	/* not issued, or finished */
+	SIMHBA_OWN_QUICK,	/* its own timer, to complete without media */
+	SIMHBA_OWN_DISK,	/* on lun->inflight: at the disks, or lost */
+	SIMHBA_OWN_TIMER,	/* a completion timer's, being completed */
+	SIMHBA_OWN_ABORT,	/* the error handler's abort's */
+	SIMHBA_OWN_RESET,	/* a device or host reset's */
 };
 
-/*
- * A media command is owned by the model while it is on lun->inflight.
- * Whoever takes it off that list under the host's lock, the completion timer when
- * its last operation finishes or the error handler, owns it from then on
- * and alone finishes it; the taker's private lists use ->done, never ->node,
- * so that a command being finished is never found on a list it left.
- */
 struct simhba_cmd {
-	struct list_head node;		/* lun->inflight */
-	struct list_head done;		/* the taker's list */
+	struct list_head node;		/* lun->inflight, while DISK */
+	struct list_head done;		/* the taker's list, when taken */
 	struct hrtimer timer;
 	struct simhba_lun *lun;
-	enum simhba_cmd_kind kind;
+	enum simhba_owner owner;
 	unsigned int nops;
 	unsigned int pending;
 	bool mapped;
@@ -165,6 +170,15 @@ int simhba_slave_alloc(struct scsi_device *sdev);
 int simhba_slave_configure(struct scsi_device *sdev);
 void simhba_slave_destroy(struct scsi_device *sdev);
 int simhba_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *sc);
+
+/* The ownership of commands, under the host's lock but for release. */
+bool simhba_own_take(struct simhba_cmd *c, enum simhba_owner from,
+		     enum simhba_owner to);
+bool simhba_own_release(struct simhba_cmd *c, enum simhba_owner by);
+void simhba_cmd_issue(struct simhba_lun *lun, struct simhba_cmd *c);
+void simhba_cmd_reaped(struct simhba_cmd *c, struct list_head *done);
+bool simhba_cmd_abort_take(struct simhba_lun *lun, struct simhba_cmd *c);
+void simhba_lun_reset_take(struct simhba_lun *lun, struct list_head *list);
 
 /* ---- simhba_scsi.c ----------------------------------------------------- */
 

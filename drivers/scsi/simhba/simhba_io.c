@@ -12,11 +12,13 @@
 #include <linux/dma-direct.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/rcupdate.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
 
+#include <kunit/visibility.h>
 #include <scsi/scsi.h>
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_common.h>
@@ -88,6 +90,97 @@ static int simhba_move_data(struct simhba_host *h, struct scsi_cmnd *sc,
 	return 0;
 }
 
+/* ---- ownership of commands ------------------------------------------------ */
+
+/* @to takes @c if @from has it. */
+bool simhba_own_take(struct simhba_cmd *c, enum simhba_owner from,
+		     enum simhba_owner to)
+{
+	if (c->owner != from)
+		return false;
+	WRITE_ONCE(c->owner, to);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_own_take);
+
+/*
+ * The owner @by is done with @c: true if it was @by's, and then @by alone
+ * finishes it.  No lock: nobody takes a command from TIMER, ABORT or RESET.
+ */
+bool simhba_own_release(struct simhba_cmd *c, enum simhba_owner by)
+{
+	if (READ_ONCE(c->owner) != by)
+		return false;
+	WRITE_ONCE(c->owner, SIMHBA_OWN_NONE);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_own_release);
+
+/* A media command goes to the LUN: the disks have it, or it is lost there. */
+void simhba_cmd_issue(struct simhba_lun *lun, struct simhba_cmd *c)
+{
+	lockdep_assert_held(&lun->host->lock);
+	if (WARN_ON_ONCE(!simhba_own_take(c, SIMHBA_OWN_NONE, SIMHBA_OWN_DISK)))
+		return;
+	list_add_tail(&c->node, &lun->inflight);
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_cmd_issue);
+
+/* The last operation of @c finished: its completion timer takes it. */
+void simhba_cmd_reaped(struct simhba_cmd *c, struct list_head *done)
+{
+	if (!simhba_own_take(c, SIMHBA_OWN_DISK, SIMHBA_OWN_TIMER))
+		return;
+	list_del_init(&c->node);
+	list_add_tail(&c->done, done);
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_cmd_reaped);
+
+/* Take @c off the disks: the operations it still had there are dropped. */
+static void cmd_unqueue(struct simhba_lun *lun, struct simhba_cmd *c)
+{
+	unsigned int i;
+
+	list_del_init(&c->node);
+	for (i = 0; i < c->nops; i++) {
+		simhba_disk_cancel(&lun->m[c->member[i]].disk, &c->op[i]);
+		c->op[i].priv = NULL;
+	}
+	c->pending = 0;
+}
+
+/*
+ * The abort takes @c if it is still at the disks, or if its quick timer
+ * has not taken it yet: true if it did.
+ */
+bool simhba_cmd_abort_take(struct simhba_lun *lun, struct simhba_cmd *c)
+{
+	if (simhba_own_take(c, SIMHBA_OWN_QUICK, SIMHBA_OWN_ABORT))
+		return true;
+	if (!lun || !simhba_own_take(c, SIMHBA_OWN_DISK, SIMHBA_OWN_ABORT))
+		return false;
+	lockdep_assert_held(&lun->host->lock);
+	cmd_unqueue(lun, c);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_cmd_abort_take);
+
+/* A reset takes every command of @lun still at the disks onto @list. */
+void simhba_lun_reset_take(struct simhba_lun *lun, struct list_head *list)
+{
+	struct simhba_cmd *c, *tmp;
+
+	lockdep_assert_held(&lun->host->lock);
+	list_for_each_entry_safe(c, tmp, &lun->inflight, node) {
+		if (WARN_ON_ONCE(!simhba_own_take(c, SIMHBA_OWN_DISK,
+						  SIMHBA_OWN_RESET)))
+			continue;
+		cmd_unqueue(lun, c);
+		list_add_tail(&c->done, list);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_lun_reset_take);
+
 /* ---- completion ------------------------------------------------------------- */
 
 static void simhba_finish(struct scsi_cmnd *sc)
@@ -152,17 +245,16 @@ enum hrtimer_restart simhba_member_timer_fn(struct hrtimer *t)
 		c = op->priv;
 		if (WARN_ON_ONCE(!c))
 			continue;
-		if (--c->pending == 0) {
-			list_del_init(&c->node);
-			list_add_tail(&c->done, &done);
-		}
+		if (--c->pending == 0)
+			simhba_cmd_reaped(c, &done);
 	}
 	member_arm(m);
 	spin_unlock_irqrestore(&h->lock, flags);
 
 	list_for_each_entry_safe(c, tmp, &done, done) {
 		list_del_init(&c->done);
-		simhba_finish(priv_to_cmd(c));
+		if (simhba_own_release(c, SIMHBA_OWN_TIMER))
+			simhba_finish(priv_to_cmd(c));
 	}
 	rcu_read_unlock();
 	return HRTIMER_NORESTART;
@@ -171,8 +263,16 @@ enum hrtimer_restart simhba_member_timer_fn(struct hrtimer *t)
 static enum hrtimer_restart cmd_timer_fn(struct hrtimer *t)
 {
 	struct simhba_cmd *c = container_of(t, struct simhba_cmd, timer);
+	struct scsi_cmnd *sc = priv_to_cmd(c);
+	struct simhba_host *h = to_simhba(sc->device->host);
+	unsigned long flags;
+	bool mine;
 
-	simhba_finish(priv_to_cmd(c));
+	spin_lock_irqsave(&h->lock, flags);
+	mine = simhba_own_take(c, SIMHBA_OWN_QUICK, SIMHBA_OWN_TIMER);
+	spin_unlock_irqrestore(&h->lock, flags);
+	if (mine && simhba_own_release(c, SIMHBA_OWN_TIMER))
+		simhba_finish(sc);
 	return HRTIMER_NORESTART;
 }
 
@@ -182,7 +282,7 @@ static int simhba_quick(struct scsi_cmnd *sc, struct simhba_lun *lun)
 	struct simhba_cmd *c = scsi_cmd_priv(sc);
 	u64 ovh = lun ? lun->m[0].disk.p.overhead_ns : 20000;
 
-	c->kind = SIMHBA_CMD_QUICK;
+	c->owner = SIMHBA_OWN_QUICK;
 	hrtimer_start(&c->timer, model_to_ktime(simhba_model_now() + ovh),
 		      HRTIMER_MODE_ABS);
 	return 0;
@@ -235,7 +335,7 @@ static void simhba_submit(struct simhba_lun *lun, struct simhba_cmd *c,
 	}
 	c->pending = k;
 	c->nops = k;
-	list_add_tail(&c->node, &lun->inflight);
+	simhba_cmd_issue(lun, c);
 	for (i = 0; i < k; i++) {
 		struct simhba_member *m = &lun->m[c->member[i]];
 
@@ -310,12 +410,11 @@ static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
 		spin_unlock_irqrestore(&lun->host->lock, flags);
 	}
 
-	c->kind = SIMHBA_CMD_MEDIA;
 	if (atomic_add_unless(&lun->timeout_next, -1, 0)) {
 		/* Lost in the firmware: only the error handler gets it back. */
 		atomic64_inc(&lun->timeouts);
 		spin_lock_irqsave(&lun->host->lock, flags);
-		list_add_tail(&c->node, &lun->inflight);
+		simhba_cmd_issue(lun, c);
 		spin_unlock_irqrestore(&lun->host->lock, flags);
 		return 0;
 	}
@@ -335,7 +434,7 @@ int simhba_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	INIT_LIST_HEAD(&c->node);
 	INIT_LIST_HEAD(&c->done);
 	c->lun = lun;
-	c->kind = SIMHBA_CMD_NONE;
+	c->owner = SIMHBA_OWN_NONE;
 	c->pending = 0;
 	c->nops = 0;
 	c->mapped = false;
@@ -346,7 +445,6 @@ int simhba_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 	case SIMHBA_EMUL_MEDIA:
 		if (!rw.flush)
 			return simhba_rw(shost, sc, lun, &rw);
-		c->kind = SIMHBA_CMD_MEDIA;
 		simhba_submit(lun, c, 0, 0, true, false, true);
 		return 0;
 	case SIMHBA_EMUL_DONE:
@@ -360,23 +458,6 @@ int simhba_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc)
 }
 
 /* ---- error handling ------------------------------------------------------- */
-
-/* Take @c away from the model; true if we owned it (it had not completed). */
-static bool simhba_take(struct simhba_lun *lun, struct simhba_cmd *c)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&lun->host->lock);
-	if (list_empty(&c->node))
-		return false;
-	list_del_init(&c->node);
-	for (i = 0; i < c->nops; i++) {
-		simhba_disk_cancel(&lun->m[c->member[i]].disk, &c->op[i]);
-		c->op[i].priv = NULL;
-	}
-	c->pending = 0;
-	return true;
-}
 
 /*
  * The error handler's entry points may run at once (an abort from the
@@ -393,20 +474,22 @@ int simhba_eh_abort(struct scsi_cmnd *sc)
 	bool owned;
 
 	mutex_lock(&h->eh_mutex);
-	/* A quick command whose timer had not run yet is ours. */
-	owned = hrtimer_cancel(&c->timer) == 1;
-	if (lun) {
-		spin_lock_irqsave(&h->lock, flags);
+	spin_lock_irqsave(&h->lock, flags);
+	if (lun)
 		simhba_host_advance(h, simhba_model_now());
-		owned |= simhba_take(lun, c);
-		spin_unlock_irqrestore(&h->lock, flags);
+	owned = simhba_cmd_abort_take(lun, c);
+	spin_unlock_irqrestore(&h->lock, flags);
+	if (lun)
 		atomic64_inc(&lun->aborts);
-	}
-	if (!owned) {
+	/* a quick timer that lost the command, or one still running, ends */
+	hrtimer_cancel(&c->timer);
+	if (owned && simhba_own_release(c, SIMHBA_OWN_ABORT)) {
+		if (c->mapped) {
+			scsi_dma_unmap(sc);
+			c->mapped = false;
+		}
+	} else {
 		synchronize_rcu();	/* its owner's completion finishes */
-	} else if (c->mapped) {
-		scsi_dma_unmap(sc);
-		c->mapped = false;
 	}
 	mutex_unlock(&h->eh_mutex);
 	return SUCCESS;
@@ -420,10 +503,7 @@ static void simhba_reset_lun(struct simhba_lun *lun)
 
 	spin_lock_irqsave(&lun->host->lock, flags);
 	simhba_host_advance(lun->host, simhba_model_now());
-	list_for_each_entry_safe(c, tmp, &lun->inflight, node) {
-		simhba_take(lun, c);
-		list_add_tail(&c->done, &list);
-	}
+	simhba_lun_reset_take(lun, &list);
 	spin_unlock_irqrestore(&lun->host->lock, flags);
 	atomic64_inc(&lun->resets);
 	/*
@@ -436,6 +516,8 @@ static void simhba_reset_lun(struct simhba_lun *lun)
 		struct scsi_cmnd *sc = priv_to_cmd(c);
 
 		list_del_init(&c->done);
+		if (!simhba_own_release(c, SIMHBA_OWN_RESET))
+			continue;
 		c->medium_error = false;
 		sc->result = DID_RESET << 16;
 		simhba_finish(sc);
