@@ -66,6 +66,7 @@ struct simhba_lun {
 	u64 medium_sectors;
 	atomic_t timeout_next;
 	atomic_t busy_next;
+	atomic_t nomem_next;		/* debugfs: store pages not had */
 	u64 timer_lag_ns;		/* debugfs: fire completion timers late */
 	atomic64_t medium_errors;
 	atomic64_t timeouts;

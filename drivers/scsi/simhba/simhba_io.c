@@ -43,12 +43,31 @@ static ktime_t model_to_ktime(u64 t)
 	return ns_to_ktime(simhba_epoch + div_u64(t + simhba_time_scale - 1, simhba_time_scale));
 }
 
+/* What the adapter moved for one command. */
+struct simhba_dma_count {
+	u64 segs;
+	u64 bytes;
+	u64 bounce_segs;
+	u64 bounce_bytes;
+};
+
+static void simhba_dma_count_add(struct simhba_host *h,
+				 const struct simhba_dma_count *n)
+{
+	atomic64_add(n->segs, &h->map_segs);
+	atomic64_add(n->bytes, &h->map_bytes);
+	atomic64_add(n->bounce_segs, &h->bounce_segs);
+	atomic64_add(n->bounce_bytes, &h->bounce_bytes);
+}
+
 /*
  * Move the data of a mapped command the way the adapter would: through the
  * DMA addresses, i.e. out of or into the swiotlb bounce slots when the DMA
  * API bounced a segment, and no more than the command's @len bytes.  With
  * an IOMMU in the way (DMA addresses that are not physical ones) fall back
- * to the CPU addresses of the scatterlist.
+ * to the CPU addresses of the scatterlist.  The host's counters of
+ * mapped and bounced segments count each command once: not when it fails
+ * with -ENOMEM to be retried, but when it moves its data.
  */
 static int simhba_move_data(struct simhba_host *h, struct scsi_cmnd *sc,
 			    int nseg, u64 lba, u64 len, bool write)
@@ -58,36 +77,41 @@ static int simhba_move_data(struct simhba_host *h, struct scsi_cmnd *sc,
 	struct simhba_lun *lun = sc->device->hostdata;
 	int i, err = 0, most = atomic_read(&h->max_segs);
 	u64 pos = lba * SIMHBA_SECTOR;
+	struct simhba_dma_count n = { };
 	struct scatterlist *sg;
 
 	while (nseg > most && !atomic_try_cmpxchg(&h->max_segs, &most, nseg))
 		;
 	for_each_sg(scsi_sglist(sc), sg, nseg, i) {
-		unsigned int n = min_t(u64, sg_dma_len(sg), len);
+		unsigned int seg = min_t(u64, sg_dma_len(sg), len);
 		void *va;
 
-		if (!n)
+		if (!seg)
 			break;
-		atomic64_inc(&h->map_segs);
-		atomic64_add(n, &h->map_bytes);
+		n.segs++;
+		n.bytes += seg;
 		if (direct) {
 			phys_addr_t pa = dma_to_phys(dev, sg_dma_address(sg));
 
 			if (swiotlb_find_pool(dev, pa)) {
-				atomic64_inc(&h->bounce_segs);
-				atomic64_add(n, &h->bounce_bytes);
+				n.bounce_segs++;
+				n.bounce_bytes += seg;
 			}
 			va = phys_to_virt(pa);
 		} else {
 			va = sg_virt(sg);
 		}
-		simhba_store_copy(lun, pos, va, n, write, &err);
-		if (err)
+		simhba_store_copy(lun, pos, va, seg, write, &err);
+		/* a passing shortage: the command comes back, count it then */
+		if (err == -ENOMEM)
 			return err;
-		pos += n;
-		len -= n;
+		if (err)
+			break;
+		pos += seg;
+		len -= seg;
 	}
-	return 0;
+	simhba_dma_count_add(h, &n);
+	return err;
 }
 
 /* ---- ownership of commands ------------------------------------------------ */

@@ -44,8 +44,10 @@ void simhba_store_copy(struct simhba_lun *lun, u64 pos, void *buf, size_t len,
 					*err = -ENOSPC;
 					return;
 				}
-				page = alloc_page(GFP_NOWAIT | __GFP_ZERO |
-						  __GFP_NOWARN);
+				page = NULL;
+				if (!atomic_add_unless(&lun->nomem_next, -1, 0))
+					page = alloc_page(GFP_NOWAIT | __GFP_ZERO |
+							  __GFP_NOWARN);
 				if (!page) {
 					atomic_long_dec(&simhba_store_pages);
 					*err = -ENOMEM;

@@ -341,6 +341,7 @@ void simhba_lun_debugfs_init(struct simhba_lun *lun, const char *name)
 	debugfs_create_atomic_t("timeout_next", 0600, lun->dbg,
 				&lun->timeout_next);
 	debugfs_create_atomic_t("busy_next", 0600, lun->dbg, &lun->busy_next);
+	debugfs_create_atomic_t("nomem_next", 0600, lun->dbg, &lun->nomem_next);
 	debugfs_create_file_unsafe("timer_lag_ns", 0600, lun->dbg, lun,
 				   &timer_lag_fops);
 }
