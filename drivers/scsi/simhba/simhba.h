@@ -96,6 +96,7 @@ struct simhba_host {
 	u64 cmd_free;			/* the processor is free from here */
 	unsigned int dma_bits;
 	unsigned int nluns;
+	unsigned int nluns_ready;	/* initialised, to be torn down */
 	struct simhba_lun *lun;
 	atomic64_t map_segs;
 	atomic64_t map_bytes;

@@ -187,8 +187,6 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 
 	lun->host = h;
 	lun->lun = idx;
-	INIT_LIST_HEAD(&lun->inflight);
-	xa_init(&lun->store);
 
 	if (!strcmp(prof_name, "raid0")) {
 		p = simhba_find_profile(raid_member);
@@ -209,8 +207,11 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 		mcap = cap;
 		lun->profile = p->name;
 	}
-	if (!cap)
+	if (!cap) {
+		pr_err("capacity_mb=%u: less than one raid0 stripe (%u x %u KiB)\n",
+		       capacity_mb, raid_members, raid_chunk_kb);
 		return -EINVAL;
+	}
 	lun->capacity = cap;
 	lun->rotational = p->kind == SIMHBA_HDD;
 	lun->wce = wce < 0 ? p->wce : wce;
@@ -223,8 +224,11 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 		struct simhba_member *m = &lun->m[i];
 
 		ret = simhba_disk_init(&m->disk, p, mcap);
-		if (ret)
+		if (ret) {
+			kfree(lun->m);
+			lun->m = NULL;
 			return ret;
+		}
 		m->disk.depth = lun->qdepth;
 		m->disk.age_ns = (u64)ncq_age_ms * NSEC_PER_MSEC;
 		m->disk.wce = lun->wce;
@@ -237,6 +241,9 @@ static int simhba_lun_init(struct simhba_host *h, struct simhba_lun *lun,
 		m->timer.function = simhba_member_timer_fn;
 	}
 
+	/* nothing fails from here: simhba_lun_free() undoes what follows */
+	INIT_LIST_HEAD(&lun->inflight);
+	xa_init(&lun->store);
 	snprintf(name, sizeof(name), "%d:%u", h->id, idx);
 	simhba_lun_debugfs_init(lun, name);
 	return 0;
@@ -290,9 +297,9 @@ static void simhba_host_destroy(struct simhba_host *h)
 		 * all before any LUN's disks go (an aborted command's channel
 		 * keeps its timer armed until the modelled finish).
 		 */
-		for (i = 0; i < h->nluns; i++)
+		for (i = 0; i < h->nluns_ready; i++)
 			simhba_lun_stop(&h->lun[i]);
-		for (i = 0; i < h->nluns; i++)
+		for (i = 0; i < h->nluns_ready; i++)
 			simhba_lun_free(&h->lun[i]);
 		kfree(h->lun);
 	}
@@ -348,6 +355,7 @@ static int simhba_host_create(int id)
 		ret = simhba_lun_init(h, &h->lun[i], i, prof);
 		if (ret)
 			goto fail;
+		h->nluns_ready++;
 		h->ndisks += h->lun[i].nmembers;
 	}
 	h->disks = kcalloc(h->ndisks, sizeof(*h->disks), GFP_KERNEL);
