@@ -140,25 +140,43 @@ static ssize_t simhba_wce_show(struct device *dev,
 	return lun ? sysfs_emit(buf, "%d\n", lun->wce) : -ENODEV;
 }
 
+/*
+ * A per-LUN knob: parse a value within @min-@max and give it to every
+ * member disk by @set, the model first brought up to now.
+ */
+static ssize_t lun_store(struct device *dev, const char *buf, size_t count,
+			 unsigned int min, unsigned int max,
+			 void (*set)(struct simhba_lun *lun, unsigned int v))
+{
+	struct simhba_lun *lun = dev_to_lun(dev);
+	unsigned long flags;
+	unsigned int v;
+
+	if (!lun)
+		return -ENODEV;
+	if (kstrtouint(buf, 0, &v) || v < min || v > max)
+		return -EINVAL;
+	spin_lock_irqsave(&lun->host->lock, flags);
+	simhba_host_advance(lun->host, simhba_model_now());
+	set(lun, v);
+	spin_unlock_irqrestore(&lun->host->lock, flags);
+	return count;
+}
+
+static void set_wce(struct simhba_lun *lun, unsigned int v)
+{
+	unsigned int i;
+
+	lun->wce = v;
+	for (i = 0; i < lun->nmembers; i++)
+		lun->m[i].disk.wce = v;
+}
+
 static ssize_t simhba_wce_store(struct device *dev,
 				struct device_attribute *attr,
 				const char *buf, size_t count)
 {
-	struct simhba_lun *lun = dev_to_lun(dev);
-	unsigned long flags;
-	unsigned int i, v;
-
-	if (!lun)
-		return -ENODEV;
-	if (kstrtouint(buf, 0, &v) || v > 1)
-		return -EINVAL;
-	spin_lock_irqsave(&lun->host->lock, flags);
-	simhba_host_advance(lun->host, simhba_model_now());
-	lun->wce = v;
-	for (i = 0; i < lun->nmembers; i++)
-		lun->m[i].disk.wce = v;
-	spin_unlock_irqrestore(&lun->host->lock, flags);
-	return count;
+	return lun_store(dev, buf, count, 0, 1, set_wce);
 }
 static DEVICE_ATTR_RW(simhba_wce);
 
@@ -170,24 +188,19 @@ static ssize_t simhba_ncq_depth_show(struct device *dev,
 	return lun ? sysfs_emit(buf, "%u\n", lun->m[0].disk.depth) : -ENODEV;
 }
 
+static void set_ncq_depth(struct simhba_lun *lun, unsigned int v)
+{
+	unsigned int i;
+
+	for (i = 0; i < lun->nmembers; i++)
+		lun->m[i].disk.depth = v;
+}
+
 static ssize_t simhba_ncq_depth_store(struct device *dev,
 				      struct device_attribute *attr,
 				      const char *buf, size_t count)
 {
-	struct simhba_lun *lun = dev_to_lun(dev);
-	unsigned long flags;
-	unsigned int i, v;
-
-	if (!lun)
-		return -ENODEV;
-	if (kstrtouint(buf, 0, &v) || v < 1 || v > 256)
-		return -EINVAL;
-	spin_lock_irqsave(&lun->host->lock, flags);
-	simhba_host_advance(lun->host, simhba_model_now());
-	for (i = 0; i < lun->nmembers; i++)
-		lun->m[i].disk.depth = v;
-	spin_unlock_irqrestore(&lun->host->lock, flags);
-	return count;
+	return lun_store(dev, buf, count, 1, 256, set_ncq_depth);
 }
 static DEVICE_ATTR_RW(simhba_ncq_depth);
 
