@@ -114,8 +114,8 @@ static ssize_t simhba_model_show(struct device *dev,
 			  "spec_outer_Bps %llu\nspec_inner_Bps %llu\n"
 			  "knee_ns %llu\niface_mbps %u\n"
 			  "overhead_ns %u\ncmd_ns %llu\nchannels %u\nread_ns %u\n"
-			  "write_ns %u\nchan_mbps %u\nra_kib %u\nwc_kib %u\n"
-			  "time_scale %u\n",
+			  "write_ns %u\nchan_mbps %u\nra_kib %u\nra_segs %u\n"
+			  "wc_kib %u\nwb_idle_ns %llu\ntime_scale %u\n",
 			  p->kind == SIMHBA_SSD ? "ssd" : "hdd", lun->nmembers,
 			  lun->chunk, lun->capacity, d->capacity, d->cyls,
 			  p->heads, p->rpm, d->rot_ns, p->t2t_ns, p->avg_ns,
@@ -127,8 +127,8 @@ static ssize_t simhba_model_show(struct device *dev,
 			  p->spec_outer_kbps * 1000ULL, p->spec_inner_kbps * 1000ULL,
 			  d->knee_ns, p->iface_mbps,
 			  p->overhead_ns, lun->host->cmd_ns, d->nch, p->read_ns,
-			  p->write_ns, p->chan_mbps, p->ra_kib, p->wc_kib,
-			  simhba_time_scale);
+			  p->write_ns, p->chan_mbps, p->ra_kib, d->ra_nseg,
+			  p->wc_kib, d->wb_idle_ns, simhba_time_scale);
 }
 static DEVICE_ATTR_RO(simhba_model);
 
