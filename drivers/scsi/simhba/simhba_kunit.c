@@ -622,6 +622,20 @@ static void destage_delay_test(struct kunit *test)
 	one_op(test, d, &op, now);
 	KUNIT_EXPECT_EQ(test, d->wc_dirty, 0);
 	KUNIT_EXPECT_EQ(test, d->st.destages, 4);
+
+	/*
+	 * A write cached after a long idle time is not written back before
+	 * it came: a flush right after it pays for its write-back.
+	 */
+	now += NSEC_PER_SEC;
+	op = (struct simhba_op){ .lba = 5 << 24, .nsect = 8, .write = true };
+	now = one_op(test, d, &op, now);
+	KUNIT_EXPECT_EQ(test, d->wc_n, 1);
+	op = (struct simhba_op){ .flush = true };
+	fin = one_op(test, d, &op, now + 100 * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, d->st.destages, 5);
+	KUNIT_EXPECT_GE(test, fin, now + 100 * NSEC_PER_USEC +
+			simhba_xfer_ns(d, 8 * SIMHBA_SECTOR) + d->p.t2t_ns);
 }
 
 /*

@@ -574,37 +574,44 @@ static void ra_stop(struct simhba_disk *d, u64 t)
 	s->frozen = true;
 }
 
-/* A write of [@lba, @end) makes the segments that hold any of it stale. */
-static void ra_invalidate(struct simhba_disk *d, u64 lba, u64 end)
+/*
+ * A write of [@lba, @end), decided at @now, makes the segments that hold
+ * any of it stale.  If the head was still filling one, it stops there at
+ * @now, and its prefetch until then counts as head work for the idle time
+ * before write-backs.
+ */
+static void ra_invalidate(struct simhba_disk *d, u64 lba, u64 end, u64 now)
 {
 	u32 i;
 
-	for (i = 0; i < d->ra_nseg; i++)
-		if (d->ra[i].valid && lba < d->ra[i].limit &&
-		    end > d->ra[i].lba)
-			d->ra[i].valid = false;
+	for (i = 0; i < d->ra_nseg; i++) {
+		struct simhba_ra *s = &d->ra[i];
+
+		if (!s->valid || lba >= s->limit || end <= s->lba)
+			continue;
+		if (!s->frozen) {
+			d->host_end = max(d->host_end, min(ra_end(d), now));
+			ra_stop(d, now);
+		}
+		s->valid = false;
+	}
 }
 
 /*
  * The segment for a media read at @lba: the one whose stream the read
  * continues (it starts inside or just after what the segment holds), else
- * an empty one, else the least recently used.  *@stream says whether the
- * read continues a stream.
+ * an empty one, else the least recently used.
  */
-static struct simhba_ra *ra_victim(struct simhba_disk *d, u64 lba,
-				   bool *stream)
+static struct simhba_ra *ra_victim(struct simhba_disk *d, u64 lba)
 {
 	struct simhba_ra *v = NULL;
 	u32 i;
 
-	*stream = false;
 	for (i = 0; i < d->ra_nseg; i++) {
 		struct simhba_ra *s = &d->ra[i];
 
-		if (s->valid && lba >= s->lba && lba <= s->limit) {
-			*stream = true;
+		if (s->valid && lba >= s->lba && lba <= s->limit)
 			return s;
-		}
 		if (!v || (v->valid && (!s->valid || s->used < v->used)))
 			v = s;
 	}
@@ -831,6 +838,9 @@ static void destage_idle(struct simhba_disk *d, u64 now)
 {
 	u64 t = max(d->busy_end, max(d->host_end, ra_end(d)) + d->wb_idle_ns);
 
+	/* no write-back of data that has not arrived yet */
+	t = max(t, d->wb_floor);
+
 	while (d->wc_n && t < now)
 		t = destage(d, t);
 }
@@ -879,7 +889,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 	if (op->write) {
 		u64 in = link_xfer(d, op, 1, start);
 
-		ra_invalidate(d, op->lba, op->lba + op->nsect);
+		ra_invalidate(d, op->lba, op->lba + op->nsect, now);
 		if (wc_write(d, op)) {
 			u64 room = 0;
 
@@ -889,6 +899,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 				room = t;
 			}
 			wc_insert(d, op->lba, op->nsect);
+			d->wb_floor = max(d->wb_floor, now);
 			op->hit = true;
 			d->st.wc_hits++;
 			op->lfloor = room;
@@ -950,9 +961,7 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 	head_busy(d, t, m);
 	d->host_end = d->busy_end;
 	if (d->p.ra_kib) {
-		bool stream;
-
-		s = ra_victim(d, op->lba, &stream);
+		s = ra_victim(d, op->lba);
 		s->valid = true;
 		s->frozen = false;
 		s->lba = op->lba + op->nsect;

@@ -181,6 +181,7 @@ struct simhba_disk {
 	u64 now;			/* the owner brought the disk up to here */
 	u64 busy_end;			/* the mechanism is free from here */
 	u64 host_end;			/* the head's last work for the host */
+	u64 wb_floor;			/* the newest dirty extent was made here */
 
 	/* read-ahead segments; at most one is live (the head follows it) */
 	struct simhba_ra ra[SIMHBA_RA_SEGS];
