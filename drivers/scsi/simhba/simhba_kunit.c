@@ -887,54 +887,54 @@ static u64 run_streams(struct kunit *test, struct simhba_disk *d,
  * head time: the disk moves no more than the media rate and the head is
  * never busy longer than the time passed.
  */
+static void ra_segments_case(struct kunit *test, const char *name,
+			     unsigned int k, u64 think)
+{
+	const unsigned int n = 300;
+	unsigned int seg, s, reads[4], hits[4];
+	u64 rate[2];
+
+	for (seg = 0; seg < 2; seg++) {
+		struct simhba_disk *d = new_disk(test, name, 0);
+		u64 t, moved, media = simhba_media_rate(d, 0);
+
+		if (seg)
+			KUNIT_ASSERT_GE(test, d->ra_nseg, k);
+		else
+			d->ra_nseg = 1;
+		t = run_streams(test, d, k, n, think, reads, hits);
+		for (s = 0, moved = 0; s < k; s++)
+			moved += reads[s] * 256ULL * SIMHBA_SECTOR;
+		rate[seg] = div64_u64(moved * NSEC_PER_SEC, t);
+		for (s = 0; s < k; s++) {
+			kunit_info(test, "%s, %u streams, think %llu ns, %u segments: %llu B/s; stream %u: %u hits in %u reads\n",
+				   name, k, think, d->ra_nseg, rate[seg], s,
+				   hits[s], reads[s]);
+			if (seg && think)
+				KUNIT_EXPECT_GE(test, hits[s] * 3, reads[s]);
+			else
+				KUNIT_EXPECT_LE(test, hits[s] * 10, reads[s]);
+		}
+		KUNIT_EXPECT_LE(test, rate[seg] * 100, media * 102);
+		KUNIT_EXPECT_LE(test, d->st.busy_ns, max(t, d->busy_end));
+	}
+	if (think)
+		KUNIT_EXPECT_GT(test, rate[1], rate[0]);
+	else
+		KUNIT_EXPECT_LE(test, rate[1] * 10, rate[0] * 11);
+}
+
 static void ra_segments_test(struct kunit *test)
 {
 	static const char * const names[] = { "u320-10k", "sata-7200" };
 	static const unsigned int ks[] = { 2, 4 };
-	static const u64 thinks[] = { 50 * NSEC_PER_MSEC, 0 };
-	const unsigned int n = 300;
-	unsigned int i, j, w, seg, s, reads[4], hits[4];
+	unsigned int i, j;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		for (j = 0; j < ARRAY_SIZE(ks); j++) {
-			for (w = 0; w < ARRAY_SIZE(thinks); w++) {
-				u64 rate[2];
-
-				for (seg = 0; seg < 2; seg++) {
-					struct simhba_disk *d = new_disk(test, names[i], 0);
-					u64 t, moved, media = simhba_media_rate(d, 0);
-
-					if (seg)
-						KUNIT_ASSERT_GE(test, d->ra_nseg, ks[j]);
-					else
-						d->ra_nseg = 1;
-					t = run_streams(test, d, ks[j], n, thinks[w],
-							reads, hits);
-					for (s = 0, moved = 0; s < ks[j]; s++)
-						moved += reads[s] * 256ULL * SIMHBA_SECTOR;
-					rate[seg] = div64_u64(moved * NSEC_PER_SEC, t);
-					for (s = 0; s < ks[j]; s++) {
-						kunit_info(test, "%s, %u streams, think %llu ns, %u segments: %llu B/s; stream %u: %u hits in %u reads\n",
-							   names[i], ks[j], thinks[w],
-							   d->ra_nseg, rate[seg], s,
-							   hits[s], reads[s]);
-						if (seg && thinks[w])
-							KUNIT_EXPECT_GE(test, hits[s] * 3,
-									reads[s]);
-						else
-							KUNIT_EXPECT_LE(test, hits[s] * 10,
-									reads[s]);
-					}
-					KUNIT_EXPECT_LE(test, rate[seg] * 100, media * 102);
-					KUNIT_EXPECT_LE(test, d->st.busy_ns,
-							max(t, d->busy_end));
-				}
-				if (thinks[w])
-					KUNIT_EXPECT_GT(test, rate[1], rate[0]);
-				else
-					KUNIT_EXPECT_LE(test, rate[1] * 10,
-							rate[0] * 11);
-			}
+			ra_segments_case(test, names[i], ks[j],
+					 50 * NSEC_PER_MSEC);
+			ra_segments_case(test, names[i], ks[j], 0);
 		}
 	}
 }
