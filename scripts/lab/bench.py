@@ -1043,15 +1043,23 @@ def write_csv(path, agg):
             w.writerow(row)
 
 
+def plotted_columns(exp, rows):
+    """The columns measured in at least one row: a column no row has would
+    be all NaN, which gnuplot refuses to plot (and has nothing to show)."""
+    return [(m, h) for m, h in exp.columns
+            if any(m in r['metrics'] for r in rows)]
+
+
 def plot_data(exp, rows):
-    """gnuplot's data file: a label and the medians of each row.  A metric
-    the row lacks is NaN, which gnuplot leaves out: no bar, not a 0 bar."""
+    """gnuplot's data file: a label and the medians of each row, one column
+    per plotted_columns().  A metric the row lacks is NaN, which gnuplot
+    leaves out: no bar, not a 0 bar."""
     out = []
     for r in rows:
         label = '/'.join(str(v) for k, v in r['config'].items()
                          if k not in ('device', 'table'))
         vals = []
-        for m, _ in exp.columns:
+        for m, _ in plotted_columns(exp, rows):
             s = r['metrics'].get(m)
             vals.append('%s' % s['median'] if s else 'NaN')
         out.append('"%s" %s\n' % (label.replace('"', "'"), ' '.join(vals)))
@@ -1067,7 +1075,7 @@ def plot(exp, agg, png):
     with open(dat, 'w') as fh:
         fh.write(plot_data(exp, rows))
     cols = ', '.join("'%s' using %d:xtic(1) title '%s'" % (dat, i + 2, h)
-                     for i, (_, h) in enumerate(exp.columns))
+                     for i, (_, h) in enumerate(plotted_columns(exp, rows)))
     script = ('set terminal png size 1000,500; set output "%s"; '
               'set style data histograms; set style fill solid 0.8; '
               'set style histogram clustered; set yrange [0:*]; '
