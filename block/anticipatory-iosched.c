@@ -1139,19 +1139,14 @@ static bool as_insert_check(struct as_data *ad, struct request *rq)
 	return true;
 }
 
-/*
- * Would the sync request @rq join the back of a queued async request?
- * allow_merge vets bios only; a request is merged at insertion without it.
- */
-static bool as_async_ends_at(struct as_data *ad, struct request *rq)
+/* The queued request of direction @dir that ends at @pos, if any. */
+static struct request *as_ends_at(struct as_data *ad, enum as_dir dir,
+				  sector_t pos)
 {
-	struct rb_node *node = ad->sort_list[AS_ASYNC].rb_node;
-	sector_t pos = blk_rq_pos(rq);
+	struct rb_node *node = ad->sort_list[dir].rb_node;
 	struct request *prev = NULL;
 
-	if (!rq_is_sync(rq))
-		return false;
-	/* The last async request that starts before @rq. */
+	/* The last request that starts before @pos. */
 	while (node) {
 		struct request *r = rb_entry_rq(node);
 
@@ -1162,7 +1157,29 @@ static bool as_async_ends_at(struct as_data *ad, struct request *rq)
 			node = node->rb_left;
 		}
 	}
-	return prev && blk_rq_pos(prev) + blk_rq_sectors(prev) == pos;
+	if (prev && blk_rq_pos(prev) + blk_rq_sectors(prev) == pos)
+		return prev;
+	return NULL;
+}
+
+/*
+ * Would the insertion merge of @rq append a sync request to an async one?
+ * allow_merge vets bios only, and the insertion merge of blk-mq goes on
+ * along a chain: @rq joins the request ending where it starts, then that
+ * request joins the one ending where it starts, and so on.  Each step
+ * moves to a request that starts earlier, so the walk ends.
+ */
+static bool as_merge_chain_mixes(struct as_data *ad, struct request *rq)
+{
+	while (rq) {
+		sector_t pos = blk_rq_pos(rq);
+		struct request *prev = as_ends_at(ad, AS_ASYNC, pos);
+
+		if (prev && rq_is_sync(rq))
+			return true;
+		rq = as_ends_at(ad, AS_SYNC, pos) ?: prev;
+	}
+	return false;
 }
 
 static void as_update_proc_stats(struct as_data *ad, struct request *rq,
@@ -1200,7 +1217,7 @@ static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 		as_rq_set_flags(rq, flags);
 	}
 
-	if (!as_async_ends_at(ad, rq) &&
+	if (!as_merge_chain_mixes(ad, rq) &&
 	    blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
 
@@ -1292,8 +1309,12 @@ static void as_requests_merged(struct request_queue *q, struct request *req,
 
 	lockdep_assert_held(&ad->lock);
 
-	/* @req inherits the earlier deadline and FIFO position of @next. */
-	if (!list_empty(&req->queuelist) && !list_empty(&next->queuelist) &&
+	/*
+	 * @req inherits the earlier deadline and FIFO position of @next, when
+	 * both wait in the same FIFO.
+	 */
+	if (as_rq_dir(req) == as_rq_dir(next) &&
+	    !list_empty(&req->queuelist) && !list_empty(&next->queuelist) &&
 	    time_before((unsigned long)next->fifo_time,
 			(unsigned long)req->fifo_time)) {
 		list_move(&req->queuelist, &next->queuelist);
