@@ -300,6 +300,8 @@ static void as_test_write_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 125, 125, true, false), 16U);
 	/* Ran dry and waited for a read: the time says nothing, keep it. */
 	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 5000, 125, false, true), 16U);
+	/* Idled but exhausted early: it still grows. */
+	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 62, 125, true, true), 32U);
 }
 
 static void as_test_fifo_due(struct kunit *test)

@@ -313,7 +313,7 @@ EXPORT_SYMBOL_IF_KUNIT(as_antic_decide);
  * @target: write_batch_expire, same unit as @elapsed
  * @exhausted: the batch ended because it dispatched @count writes
  * @idled: the batch ran out of writes and the device went idle before a
- *	read came: its length says nothing about the device
+ *	read came: its duration is no reason to shrink it
  *
  * Return: the new length, in [1, AS_WRITE_BATCH_MAX].
  */
@@ -322,9 +322,11 @@ VISIBLE_IF_KUNIT unsigned int as_tune_write_batch(unsigned int count,
 						  unsigned long target,
 						  bool exhausted, bool idled)
 {
-	if (idled)
-		return count;
-	if (elapsed > target) {
+	/*
+	 * A batch that idled took long for want of writes, not because of
+	 * the device: it must not shrink, but may still grow.
+	 */
+	if (elapsed > target && !idled) {
 		/* Too long: shrink in proportion, at most by half. */
 		unsigned long scaled = target ? (unsigned long)count * target / elapsed : 0;
 
