@@ -745,12 +745,27 @@ static unsigned int as_nr_inflight(struct as_data *ad)
 	return ad->nr_inflight_dir[AS_SYNC] + ad->nr_inflight_dir[AS_ASYNC];
 }
 
+/*
+ * The driver tags of the whole device: as_nr_inflight() counts the
+ * requests of all hardware queues.
+ */
+static unsigned int as_nr_tags(struct request_queue *q)
+{
+	struct blk_mq_tag_set *set = q->tag_set;
+
+	if (!set->queue_depth)
+		return UINT_MAX;
+	if (blk_mq_is_shared_tags(set->flags))
+		return set->queue_depth;
+	return set->nr_hw_queues * set->queue_depth;
+}
+
 /* @rq completed: learn from it whether the device keeps a deep queue. */
 static void as_hw_sample(struct as_data *ad, struct request *rq)
 {
 	unsigned long seq = (unsigned long)rq->elv.priv[1];
 	bool overtaken = (long)(seq - ad->hw_done_seq) < 0;
-	unsigned int tags = ad->q->queue_depth ?: UINT_MAX;
+	unsigned int tags = as_nr_tags(ad->q);
 	bool deep;
 
 	if (!overtaken)
