@@ -596,7 +596,7 @@ static void as_arm_timer(struct as_data *ad, u64 now_ns)
 	u64 deadline = as_wait_deadline_ns(ad, now_ns);
 
 	if (ad->antic_state == AS_ANTIC_WAIT_NEXT)
-		deadline = min(deadline, ad->antic_start_ns + ad->antic_expire_ns);
+		deadline = min(deadline, ad->antic_start_ns + READ_ONCE(ad->antic_expire_ns));
 	/* Bound the wait even with empty FIFOs (safety net). */
 	deadline = min(deadline, now_ns +
 		       jiffies_to_nsecs(as_fifo_expire(ad, AS_SYNC) + 1));
@@ -617,7 +617,7 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 {
 	struct as_io_cq *aic = ad->antic_aic;
 	struct as_antic_input in = {
-		.antic_expire_ns = ad->antic_expire_ns,
+		.antic_expire_ns = READ_ONCE(ad->antic_expire_ns),
 		.disabled	= as_deep(ad),
 		.fifo_expired	= as_fifo_expired(ad, AS_SYNC),
 		.batch_expired	= as_batch_expired(ad),
@@ -669,7 +669,7 @@ static void as_antic_waitnext(struct as_data *ad, u64 now_ns)
 		return;
 	}
 	blk_add_trace_msg(ad->q, "as antic wait_next %lluus",
-			  div_u64(ad->antic_expire_ns, NSEC_PER_USEC));
+			  div_u64(READ_ONCE(ad->antic_expire_ns), NSEC_PER_USEC));
 	as_arm_timer(ad, now_ns);
 }
 
@@ -683,7 +683,7 @@ static bool as_try_anticipate(struct as_data *ad, struct request *rq)
 	u64 now_ns;
 	enum as_verdict v;
 
-	if (!ad->antic_expire_ns || as_deep(ad) || ad->antic_cooldown || !aic)
+	if (!READ_ONCE(ad->antic_expire_ns) || as_deep(ad) || ad->antic_cooldown || !aic)
 		return false;
 	/* The process already has a read here: no need to wait for it. */
 	if (aic->nr_queued || (rq && rq_aic(rq) == aic))
@@ -774,7 +774,7 @@ static void as_hw_sample(struct as_data *ad, struct request *rq)
 	if (!ad->nr_queued[AS_SYNC] && !ad->nr_queued[AS_ASYNC])
 		return;
 	deep = as_hw_complete(&ad->hw, as_nr_inflight(ad), tags, overtaken,
-			      ad->deep_queue_depth);
+			      READ_ONCE(ad->deep_queue_depth));
 	if (deep != ad->deep_queue) {
 		WRITE_ONCE(ad->deep_queue, deep);
 		blk_add_trace_msg(ad->q, "as deep_queue %d (max inflight %u)",
@@ -1204,7 +1204,7 @@ static void as_update_proc_stats(struct as_data *ad, struct request *rq,
 {
 	/* The think time ends when the process allocated the request. */
 	u64 now_ns = rq->start_time_ns ?: blk_time_get_ns();
-	u64 cap = max_t(u64, 2 * ad->antic_expire_ns, NSEC_PER_MSEC);
+	u64 cap = max_t(u64, 2 * READ_ONCE(ad->antic_expire_ns), NSEC_PER_MSEC);
 
 	if (aic->st.idle_since_ns) {
 		u64 t = now_ns > aic->st.idle_since_ns ?
@@ -1294,7 +1294,7 @@ static int as_request_merge(struct request_queue *q, struct request **rq,
 	enum as_dir dir = op_is_sync(bio->bi_opf) ? AS_SYNC : AS_ASYNC;
 	struct request *__rq;
 
-	if (!ad->front_merges)
+	if (!READ_ONCE(ad->front_merges))
 		return ELEVATOR_NO_MERGE;
 
 	__rq = elv_rb_find(&ad->sort_list[dir], sector);
@@ -1343,7 +1343,8 @@ static void as_requests_merged(struct request_queue *q, struct request *req,
 /*
  * A synchronous bio must not join an asynchronous request: it would wait
  * in the write FIFO, in write batches, without anticipation.  The reverse
- * merge is harmless, as in bfq.
+ * merge is harmless, as in bfq.  As in bfq too, a bio merged into a request
+ * still in the plug of its task (blk_attempt_plug_merge()) never comes here.
  */
 static bool as_allow_merge(struct request_queue *q, struct request *rq,
 			   struct bio *bio)
@@ -1546,10 +1547,27 @@ STORE_FUNCTION(write_batch_expire, ad->batch_expire_ms[AS_ASYNC], 1,
 	       AS_MAX_EXPIRE_MS, AS_AS_IS);
 STORE_FUNCTION(antic_expire, ad->antic_expire_ns, 0, AS_MAX_ANTIC_EXPIRE_MS,
 	       AS_MS_TO_NS);
-STORE_FUNCTION(deep_queue_depth, ad->deep_queue_depth, 0,
-	       AS_MAX_DEEP_QUEUE_DEPTH, AS_AS_IS);
 STORE_FUNCTION(front_merges, ad->front_merges, 0, 1, AS_AS_IS);
 #undef STORE_FUNCTION
+
+/* A new depth starts the detection afresh, as on a new queue. */
+static ssize_t as_deep_queue_depth_store(struct elevator_queue *e,
+					 const char *page, size_t count)
+{
+	struct as_data *ad = e->elevator_data;
+	unsigned long flags;
+	unsigned int v;
+	int ret = as_parse(page, 0, AS_MAX_DEEP_QUEUE_DEPTH, &v);
+
+	if (ret)
+		return ret;
+	spin_lock_irqsave(&ad->lock, flags);
+	WRITE_ONCE(ad->deep_queue_depth, v);
+	memset(&ad->hw, 0, sizeof(ad->hw));
+	WRITE_ONCE(ad->deep_queue, false);
+	spin_unlock_irqrestore(&ad->lock, flags);
+	return count;
+}
 
 #define AS_RW_ATTR(name) __ATTR(name, 0644, as_##name##_show, as_##name##_store)
 
@@ -1637,7 +1655,7 @@ static int as_state_show(void *data, struct seq_file *m)
 		   ad->write_count, ad->write_batch_count);
 	seq_printf(m, "queued %u %u\ninflight %u\ndeep_queue %d\nmax_inflight %u\n",
 		   ad->nr_queued[AS_SYNC], ad->nr_queued[AS_ASYNC],
-		   as_nr_inflight(ad), ad->deep_queue, ad->hw.max_busy);
+		   as_nr_inflight(ad), as_deep(ad), ad->hw.max_busy);
 	seq_printf(m, "mean_ttime_us %llu\nmean_seek %llu\n",
 		   div_u64(ad->new_proc_st.ttime_mean, NSEC_PER_USEC),
 		   ad->new_proc_st.seek_mean);
