@@ -1188,6 +1188,9 @@ static struct request *as_ends_at(struct as_data *ad, enum as_dir dir,
  */
 static bool as_merge_chain_mixes(struct as_data *ad, struct request *rq)
 {
+	/* no async request queued, no chain can reach one */
+	if (!ad->nr_queued[AS_ASYNC])
+		return false;
 	while (rq) {
 		sector_t pos = blk_rq_pos(rq);
 		struct request *prev = as_ends_at(ad, AS_ASYNC, pos);
