@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""A mutation probe of the lab's unit tests: do they fail when the code is
+wrong?  Run it by hand after changing bench.py, results.py or their tests
+(make test does not run it; it takes about half a minute):
+
+  python3 scripts/lab/tests/mutate.py [-v] [-k] [NUMBER...]
+
+Each mutant is one small change to bench.py or results.py of the kind a
+slip of the keyboard or a hasty fix makes: a statistic, a comparison, a
+fallback value, a divisor, an exit status.  For each, scripts/lab is
+copied to a temporary directory, the change is made there (the working
+tree is never touched) and the unit tests run against the copy.  A mutant
+that the tests still pass survives: some behaviour has no test.  The
+report lists the survivors; -v also prints the killers' first failure, -k
+keeps the copies.
+
+A mutant that no longer applies (its text is not in the file exactly once)
+is an error, exit status 2: update it with the code.  The exit status is 1
+when a mutant survives and is not listed in EQUIVALENT with the reason it
+cannot be told apart from the original.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+LAB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (file, text, replacement, what the mutant does)
+MUTANTS = [
+    # statistics
+    ('bench.py', "'median': statistics.median(v)",
+     "'median': statistics.mean(v)", 'aggregate: median -> mean'),
+    ('bench.py', "'min': min(v)", "'min': max(v)", 'aggregate: min is max'),
+    ('bench.py', "statistics.mean(s[k] for s in samples)",
+     "statistics.median(s[k] for s in samples)", 'vmstat_means: mean -> median'),
+    ('bench.py', "limit = factor * statistics.median(base_runs)",
+     "limit = factor * statistics.mean(base_runs)", 'good_bad: median -> mean'),
+    ('bench.py', "avgs = [statistics.mean(r['runs']['MBps'])",
+     "avgs = [statistics.median(r['runs']['MBps'])",
+     'raid0 table: average -> median'),
+    ('bench.py', "if r < 0.8 * statistics.median(base))",
+     "if r < 0.8 * statistics.mean(base))", 'raid0 noise: median -> mean'),
+    # comparisons and goals
+    ('bench.py', "'bad' if any(r < limit for r in runs)",
+     "'bad' if any(r <= limit for r in runs)", 'good_bad: < -> <='),
+    ('bench.py', "    met = x >= want", "    met = x > want",
+     'verdict: >= -> >'),
+    ('bench.py', "'met' if a >= b", "'met' if a > b",
+     'anticipatory >= bfq: >= -> >'),
+    ('bench.py', "'met' if a >= b", "'met' if a <= b",
+     'anticipatory >= bfq: inverted'),
+    ('bench.py', "out[(i, m)] = s['median'] / b",
+     "out[(i, m)] = b / s['median']", 'ratios: inverted'),
+    ('bench.py', "if len(v) < 2 or min(v) <= 0:",
+     "if len(v) < 2 or min(v) < 0:", 'spread: a 0 run divides'),
+    ('bench.py', "if worst is None or x > worst[0]:",
+     "if worst is None or x < worst[0]:", 'spread: smallest, not largest'),
+    # missing values
+    ('bench.py', "            if v is None:\n                continue\n",
+     "            if v is None:\n                v = 0\n",
+     'aggregate: a null metric counts as 0'),
+    ('bench.py', "row += [s[x] if s else ''", "row += [s[x] if s else 0",
+     'write_csv: missing as 0'),
+    ('bench.py', "vals.append('%s' % s['median'] if s else 'NaN')",
+     "vals.append('%s' % s['median'] if s else '0')", 'plot_data: missing as 0'),
+    ('bench.py', "                cells.append('-')\n",
+     "                cells.append('0')\n", 'table: missing as 0'),
+    # dropped or swapped columns
+    ('bench.py', "for x in ('median', 'min', 'max')]",
+     "for x in ('median', 'max', 'min')]", 'write_csv: min and max swapped'),
+    ('bench.py', "metrics += [m for m in r['metrics'] if m not in metrics]",
+     "metrics = [m for m in r['metrics']]",
+     'write_csv: only the last row\'s metrics'),
+    ('bench.py', "if any(m in r['metrics'] for r in rows)]",
+     "if all(m in r['metrics'] for r in rows)]",
+     'plotted_columns: a column some row lacks is dropped'),
+    ('bench.py', "for i, (_, h) in enumerate(plotted_columns(exp, rows)))",
+     "for i, (_, h) in enumerate(exp.columns))",
+     'plot: titles of columns that are not in the data'),
+    ('bench.py', "using %d:xtic(1) title '%s'\" % (dat, i + 2, h)",
+     "using %d:xtic(1) title '%s'\" % (dat, i + 1, h)",
+     'plot: each title on the column before its own'),
+    ('bench.py', "rows = [r for r in agg if any(m in r['metrics'] "
+     "for m, _ in exp.columns)]",
+     "rows = [r for r in agg if all(m in r['metrics'] "
+     "for m, _ in exp.columns)]", 'plot: a row missing a column is dropped'),
+    ('bench.py', "                         'gnuplot-nox\\n' % e)\n"
+     "        return False\n",
+     "                         'gnuplot-nox\\n' % e)\n"
+     "        return True\n", 'plot: a failed gnuplot counts as a plot'),
+    # divisors: measured, not requested
+    ('bench.py', "    t = b['t'] - a['t']\n",
+     "    t = round(b['t'] - a['t'])\n",
+     'sg_window: whole seconds, as a requested duration'),
+    # the runner
+    ('bench.py', "* runs * (2 ** shift)) +", "* runs) +",
+     'run_boot: timeout ignores the icount shift'),
+    ('bench.py', "env['LAB_ICOUNT_SHIFT'] = str(shift)",
+     "env['LAB_ICOUNT_SHIFT'] = '0'", 'run_boot: the shift is not passed'),
+    ('bench.py', "stem = os.path.join(guest, part_id(e, part).replace(':', '.'))",
+     "stem = os.path.join(guest, part_id(e, part))",
+     'watch_boot: a part\'s files are not found'),
+    ('bench.py', "                prog['done_min'] += m\n",
+     "                prog['done_min'] += 0\n",
+     'watch_boot: finished minutes not counted'),
+    ('bench.py', "        if kname:\n            for r in rows:",
+     "        if not kname:\n            for r in rows:",
+     'watch_boot: kernel configuration not in the config'),
+    ('bench.py', "        km = re.search(r'Linux version (\\S+)', line)",
+     "        km = None", 'watch_boot: kernel version not read'),
+    # exit status and notes
+    ('bench.py', "        if not agg:\n            status = 1",
+     "        if not agg:\n            status = 0",
+     'main: success with nothing measured'),
+    ('bench.py', "        if runs < 1 or scale <= 0:",
+     "        if runs < 0 or scale <= 0:", 'main: RUNS=0 accepted'),
+    ('bench.py', "            elif st != '0':", "            elif st == '':",
+     'main: a failed experiment script is not noted'),
+    ('bench.py', "            if st is None:\n                c['rows'].append(",
+     "            if st == 'none':\n                c['rows'].append(",
+     'main: an unfinished guest is not noted'),
+    ('bench.py', "                collected[e.name]['rows'].append("
+     "{'note': knotes[kname]})",
+     "                pass", 'main: an unbuilt kernel is not noted'),
+    # results.py
+    ('results.py', "    return 1 if c['fail'] else 0",
+     "    return 0", 'results main: success with failures'),
+    ('results.py', "        if suite is not None and seen < plan:",
+     "        if suite is not None and seen < plan - 1:",
+     'parse_ktap: one missing case goes unnoticed'),
+    ('results.py', "not any(n.startswith(name + '/') for n in names)",
+     "not any(n.startswith(name) for n in names)",
+     'summarize: a prefix of a name meets it'),
+    ('results.py', "if r.status != 'skip' or r.name.split(':', 1)[-1] in allowed:",
+     "if r.status != 'skip' or r.name in allowed:",
+     'police_skips: the set label is compared'),
+    ('results.py', "            if len(parts) < 2:",
+     "            if len(parts) < 1:", 'allowed skips: no reason needed'),
+    ('results.py', "        elif line.startswith('#') and results and \\\n"
+     "                results[-1].status == 'fail':",
+     "        elif line.startswith('#') and results:",
+     'parse_tap: diagnostics after a pass kept as detail'),
+]
+
+# survivors that behave exactly as the original: {number: why}
+EQUIVALENT = {}
+
+
+def run_tests(top):
+    """Run the unit tests of the copy: (passed, the first lines of the
+    first failure)."""
+    try:
+        p = subprocess.run([sys.executable, '-m', 'unittest', 'discover',
+                            '-s', os.path.join(top, 'tests'), '-q'],
+                           capture_output=True, text=True, timeout=120,
+                           cwd=top)
+    except subprocess.TimeoutExpired:
+        return False, 'timed out'
+    out = p.stderr.splitlines()
+    first = [line for line in out if line.startswith(('FAIL:', 'ERROR:'))]
+    return p.returncode == 0, (first[0] if first else
+                               '\n'.join(out[-3:]))
+
+
+def apply(top, n):
+    """Make mutant n in the copy; raise ValueError if it does not apply."""
+    name, old, new, _ = MUTANTS[n - 1]
+    path = os.path.join(top, name)
+    with open(path) as fh:
+        text = fh.read()
+    if text.count(old) != 1:
+        raise ValueError('mutant %d (%s) does not apply: its text is in %s '
+                         '%d times' % (n, MUTANTS[n - 1][3], name,
+                                       text.count(old)))
+    with open(path, 'w') as fh:
+        fh.write(text.replace(old, new))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('-v', action='store_true', help='how each was killed')
+    ap.add_argument('-k', action='store_true', help='keep the copies')
+    ap.add_argument('numbers', nargs='*', type=int,
+                    help='only these mutants (1-%d)' % len(MUTANTS))
+    args = ap.parse_args(argv)
+    which = args.numbers or range(1, len(MUTANTS) + 1)
+    bad = [n for n in which if not 1 <= n <= len(MUTANTS)]
+    if bad:
+        ap.error('no mutant %s' % bad[0])
+    tmp = tempfile.mkdtemp(prefix='lab-mutants-')
+    ignore = shutil.ignore_patterns('__pycache__', '*.pyc')
+    # scripts/lab inside a copy of the layout: bench.py finds TOP from it
+    base = os.path.join(tmp, 'orig', 'scripts', 'lab')
+    shutil.copytree(LAB, base, ignore=ignore)
+    ok, why = run_tests(base)
+    if not ok:
+        print('the unit tests fail without a mutant: %s' % why)
+        return 2
+    survived, killed = [], 0
+    try:
+        for n in which:
+            top = os.path.join(tmp, str(n), 'scripts', 'lab')
+            shutil.copytree(base, top, ignore=ignore)
+            try:
+                apply(top, n)
+            except ValueError as ex:
+                print(ex)
+                return 2
+            ok, why = run_tests(top)
+            what = '%2d %-10s %s' % (n, MUTANTS[n - 1][0], MUTANTS[n - 1][3])
+            if ok:
+                survived.append(n)
+                print('survived  %s%s' % (what, '  (equivalent: %s)'
+                                          % EQUIVALENT[n]
+                                          if n in EQUIVALENT else ''))
+            else:
+                killed += 1
+                if args.v:
+                    print('killed    %s\n          %s' % (what, why))
+            if not args.k:
+                shutil.rmtree(os.path.join(tmp, str(n)))
+    finally:
+        if not args.k:
+            shutil.rmtree(tmp)
+        else:
+            print('copies kept in %s' % tmp)
+    print('%d of %d mutants killed; %d survived (%d of them equivalent)'
+          % (killed, len(which), len(survived),
+             len([n for n in survived if n in EQUIVALENT])))
+    return 1 if [n for n in survived if n not in EQUIVALENT] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
