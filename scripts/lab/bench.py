@@ -831,15 +831,21 @@ ANTIC_GOALS = [
 ]
 
 
+def decimals_for(a, b, least):
+    """The decimals (at least `least`) it takes for a and b, printed, to
+    compare as the measured figures do: a >= b, or not."""
+    d = least
+    while d < 12 and (round(a, d) >= round(b, d)) != (a >= b):
+        d += 1
+    return d
+
+
 def verdict(x, want):
     """'1.23x met' / '0.998x NOT met': the ratio printed with as many
     decimals (at least 2) as it takes for the printed figure to sit on the
     same side of the goal as the measured one."""
-    met = x >= want
-    d = 2
-    while d < 12 and (round(x, d) >= want) != met:
-        d += 1
-    return '%.*fx %s' % (d, x, 'met' if met else 'NOT met')
+    return '%.*fx %s' % (decimals_for(x, want, 2), x,
+                         'met' if x >= want else 'NOT met')
 
 
 def fmt_anticipatory(exp, agg, notes, ctx):
@@ -866,10 +872,14 @@ def fmt_anticipatory(exp, agg, notes, ctx):
     for m in ('seq2_MBps', 'seq4_MBps'):
         a, b = median_of(agg[i], m), (median_of(agg[bfq[0]], m)
                                       if bfq else None)
+        if a is None or b is None:
+            res = 'no data'
+        else:
+            d = decimals_for(a, b, 1)
+            res = '%.*f vs %.*f %s' % (d, a, d, b,
+                                       'met' if a >= b else 'NOT met')
         text.append('  %-60s %s' % ('%s >= bfq' % m.replace('_MBps', ' readers'),
-                                    'no data' if a is None or b is None else
-                                    '%.1f vs %.1f %s' % (a, b, 'met' if a >= b
-                                                         else 'NOT met')))
+                                    res))
     return '\n'.join(text)
 
 

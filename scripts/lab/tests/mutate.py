@@ -48,7 +48,7 @@ MUTANTS = [
     # comparisons and goals
     ('bench.py', "'bad' if any(r < limit for r in runs)",
      "'bad' if any(r <= limit for r in runs)", 'good_bad: < -> <='),
-    ('bench.py', "    met = x >= want", "    met = x > want",
+    ('bench.py', "'met' if x >= want", "'met' if x > want",
      'verdict: >= -> >'),
     ('bench.py', "'met' if a >= b", "'met' if a > b",
      'anticipatory >= bfq: >= -> >'),

@@ -262,6 +262,20 @@ class SeedTableTest(unittest.TestCase):
         self.assertRegex(t, r'2 sequential readers .*2.00x NOT met')
         self.assertIn('no data', t)
 
+    def test_anticipatory_against_bfq(self):
+        rows = ['{"config": {"elevator": "mq-deadline"}, "metrics": '
+                '{"seq2_MBps": 10, "seq4_MBps": 10}}',
+                '{"config": {"elevator": "anticipatory"}, "metrics": '
+                '{"seq2_MBps": 20, "seq4_MBps": 10.01}}',
+                '{"config": {"elevator": "bfq"}, "metrics": '
+                '{"seq2_MBps": 20, "seq4_MBps": 10.04}}']
+        e = bench.BY_NAME['anticipatory']
+        t = e.formatter(e, agg_of(rows), [], {})
+        # equal is met; below is not, printed with the decimals that
+        # show it is below
+        self.assertRegex(t, r'2 readers >= bfq\s+20.0 vs 20.0 met')
+        self.assertRegex(t, r'4 readers >= bfq\s+10.01 vs 10.04 NOT met')
+
     def test_verdict_printed_on_its_side_of_the_goal(self):
         self.assertEqual(bench.verdict(0.998, 1.0), '0.998x NOT met')
         self.assertEqual(bench.verdict(0.99996, 1.0), '0.99996x NOT met')
