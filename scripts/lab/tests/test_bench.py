@@ -15,8 +15,8 @@ ROWS = '''
 {"config": {"elevator": "mq-deadline"}, "metrics": {"mbps": 10}}
 {"config": {"elevator": "bfq"}, "metrics": {"mbps": 30}}
 {"note": "simhba is not available"}
-{"config": {"elevator": "mq-deadline"}, "metrics": {"mbps": 14}}
-{"config": {"elevator": "bfq"}, "metrics": {"mbps": 36}}
+{"config": {"elevator": "mq-deadline"}, "metrics": {"mbps": 17}}
+{"config": {"elevator": "bfq"}, "metrics": {"mbps": 39}}
 {"config": {"elevator": "mq-deadline"}, "metrics": {"mbps": 12}}
 {"config": {"elevator": "bfq"}, "metrics": {"mbps": 33, "iops": 5}}
 {"note": "simhba is not available"}
@@ -24,6 +24,7 @@ ROWS = '''
 
 
 class AggregateTest(unittest.TestCase):
+    # the runs' means (13, 34) are not their medians (12, 33)
     def setUp(self):
         self.agg, self.notes = bench.aggregate(bench.parse_rows(ROWS))
 
@@ -31,8 +32,8 @@ class AggregateTest(unittest.TestCase):
         self.assertEqual([r['config']['elevator'] for r in self.agg],
                          ['mq-deadline', 'bfq'])
         self.assertEqual(self.agg[0]['metrics']['mbps'],
-                         {'median': 12.0, 'min': 10.0, 'max': 14.0})
-        self.assertEqual(self.agg[1]['runs']['mbps'], [30.0, 36.0, 33.0])
+                         {'median': 12.0, 'min': 10.0, 'max': 17.0})
+        self.assertEqual(self.agg[1]['runs']['mbps'], [30.0, 39.0, 33.0])
         self.assertEqual(self.agg[1]['metrics']['iops']['median'], 5.0)
 
     def test_notes_once(self):
@@ -60,9 +61,14 @@ class AggregateTest(unittest.TestCase):
         exp = bench.Experiment('t', 'test', [('mbps', 'MB/s')],
                                baseline=('elevator', 'mq-deadline'))
         text = bench.table(exp, self.agg, self.notes)
-        self.assertIn('12.0 (10.0-14.0)', text)
+        self.assertIn('12.0 (10.0-17.0)', text)
         self.assertIn('2.75', text)
         self.assertIn('note: simhba is not available', text)
+        # bfq's iops was measured, mq-deadline's was not: "-", not 0
+        exp = bench.Experiment('t', 'test', [('iops', 'IOPS')])
+        lines = bench.table(exp, self.agg, []).splitlines()
+        self.assertRegex(lines[3], r'^mq-deadline\s+-$')
+        self.assertRegex(lines[4], r'^bfq\s+5\.00$')
 
 
 class ListTest(unittest.TestCase):
@@ -128,6 +134,9 @@ class ParserTest(unittest.TestCase):
         self.assertEqual(bench.good_bad(base, [223.3]), 'good')
         self.assertEqual(bench.good_bad(base, [223.1]), 'bad')
         self.assertIsNone(bench.good_bad([], [1]))
+        # below the limit, not at it
+        self.assertEqual(bench.good_bad([100, 100, 100], [80.0]), 'good')
+        self.assertEqual(bench.good_bad([100, 100, 100], [79.99]), 'bad')
 
     def test_pgbench(self):
         text = """tps = 149.537252 (without initial connection time)
@@ -183,6 +192,15 @@ class SeedTableTest(unittest.TestCase):
         self.assertRegex(t, r'% change\s+0%\s+-42%')
         self.assertRegex(t, r'result\s+base\s+bad')
         self.assertNotIn('noise', t)
+
+    def test_raid0_noise_against_the_base_median(self):
+        # base median 100: only 78 is below 80 (the mean, 135.6, would
+        # put four runs below 0.8x)
+        rows = ['{"config": {"kernel": "base"}, "metrics": {"MBps": %s}}'
+                % v for v in (100, 100, 100, 78, 300)]
+        e = bench.BY_NAME['raid0-dd']
+        t = e.formatter(e, agg_of(rows), [], {})
+        self.assertIn('noise: 1 of the 5 base runs', t)
 
     def test_ioc_random_marks_missing(self):
         rows = ['{"config": {"N": %d, "setup": "base"}, "metrics": '
@@ -369,12 +387,12 @@ class BootPlanTest(unittest.TestCase):
         exp = bench.Experiment('t', 'test', [('mbps', 'MB/s'),
                                              ('iops', 'IOPS')])
         sp = bench.spread(agg, exp.columns)
-        self.assertAlmostEqual(sp['mbps'][0], 1.4)     # 14 / 10
+        self.assertAlmostEqual(sp['mbps'][0], 1.7)     # 17 / 10
         self.assertEqual(sp['mbps'][1], {'elevator': 'mq-deadline'})
         self.assertNotIn('iops', sp)                   # one run only
         text = '\n'.join(bench.spread_text(exp, agg))
         self.assertIn('MB/s', text)
-        self.assertIn('1.400  (elevator=mq-deadline)', text)
+        self.assertIn('1.700  (elevator=mq-deadline)', text)
         # keys that are the same in every row do not name a config
         two, _ = bench.aggregate(bench.parse_rows(
             '{"config": {"dev": "sdb", "e": 1}, "metrics": {"mbps": 3}}\n'
@@ -384,6 +402,11 @@ class BootPlanTest(unittest.TestCase):
         one, _ = bench.aggregate(bench.parse_rows(
             '{"config": {"e": 1}, "metrics": {"mbps": 3}}'))
         self.assertEqual(bench.spread_text(exp, one), [])
+        # a run of 0 has no ratio
+        zero, _ = bench.aggregate(bench.parse_rows(
+            '{"config": {"e": 1}, "metrics": {"mbps": 0}}\n'
+            '{"config": {"e": 1}, "metrics": {"mbps": 4}}\n'))
+        self.assertEqual(bench.spread(zero, exp.columns), {})
 
     def test_run_eta(self):
         prog = {'done_min': 0.0, 'left_min': 10.0}
