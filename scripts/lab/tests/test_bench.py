@@ -1,12 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the number crunching in scripts/lab/bench.py."""
 
+import csv
+import io
 import json
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
+from contextlib import redirect_stderr, redirect_stdout
+from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
@@ -314,6 +321,107 @@ class SeedTableTest(unittest.TestCase):
         self.assertEqual(lines, ['"a" 2.5 NaN', '"b" NaN 7.0'])
 
 
+# the first row has a metric (y) and the second a config key (dev) that
+# the other lacks; each metric's median is not its mean
+FILE_ROWS = [
+    '{"config": {"e": "a"}, "metrics": {"x": 1, "y": 7}}',
+    '{"config": {"e": "a"}, "metrics": {"x": 5}}',
+    '{"config": {"e": "a"}, "metrics": {"x": 2}}',
+    '{"config": {"e": "b", "dev": "sdb"}, "metrics": {"x": 3, "w": 8}}',
+    '{"config": {"e": "b", "dev": "sdb"}, "metrics": {"x": 9}}',
+    '{"config": {"e": "b", "dev": "sdb"}, "metrics": {"x": 4}}',
+    '{"config": {"e": "c"}, "metrics": {"w": 1}}',
+]
+FILE_EXP = bench.Experiment('t', 'test', [('x', 'X MB/s'), ('z', 'Z'),
+                                          ('y', 'Y')])
+
+
+class ReportFilesTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.agg = agg_of(FILE_ROWS)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_write_csv(self):
+        path = os.path.join(self.dir, 't.csv')
+        bench.write_csv(path, self.agg)
+        with open(path, newline='') as fh:
+            rows = list(csv.reader(fh))
+        self.assertEqual(rows[0], ['e', 'dev', 'x_median', 'x_min', 'x_max',
+                                   'y_median', 'y_min', 'y_max', 'w_median',
+                                   'w_min', 'w_max'])
+        # not measured: empty cells, never 0
+        self.assertEqual(rows[1:], [
+            ['a', '', '2.0', '1.0', '5.0', '7.0', '7.0', '7.0', '', '', ''],
+            ['b', 'sdb', '4.0', '3.0', '9.0', '', '', '', '8.0', '8.0',
+             '8.0'],
+            ['c', '', '', '', '', '', '', '', '1.0', '1.0', '1.0']])
+
+    def plot_with(self, run):
+        """plot() with gnuplot replaced by run(argv): returns plot's
+        result, what gnuplot was given (script, data file's text) and
+        stderr."""
+        seen = {}
+
+        def fake(argv, **kw):
+            seen['script'] = argv[2]
+            dat = re.search(r"plot '([^']+)'", argv[2]).group(1)
+            with open(dat) as fh:
+                seen['data'] = fh.read()
+            return run(argv)
+        err = io.StringIO()
+        with mock.patch.object(bench.subprocess, 'run', fake), \
+                redirect_stderr(err):
+            ok = bench.plot(FILE_EXP, self.agg,
+                            os.path.join(self.dir, 't.png'))
+        return ok, seen, err.getvalue()
+
+    def test_plot_columns_are_the_titled_medians(self):
+        ok, seen, _ = self.plot_with(lambda argv: None)
+        self.assertTrue(ok)
+        data = [shlex.split(line) for line in seen['data'].splitlines()]
+        # row c measured none of the columns: no cluster
+        self.assertEqual([d[0] for d in data], ['a', 'b/sdb'])
+        plots = re.findall(r"'[^']+' using (\d+):xtic\(1\) title '([^']*)'",
+                           seen['script'])
+        # z was measured nowhere: no column; y is missing in b: no bar
+        self.assertEqual([t for _, t in plots], ['X MB/s', 'Y'])
+        want = {'X MB/s': ['2.0', '4.0'], 'Y': ['7.0', 'NaN']}
+        for col, title in plots:
+            self.assertEqual([d[int(col) - 1] for d in data], want[title])
+        self.assertIn('set output "%s"' % os.path.join(self.dir, 't.png'),
+                      seen['script'])
+        # the data file is gone
+        self.assertEqual(os.listdir(self.dir), [])
+
+    def test_plot_fails_without_gnuplot(self):
+        def fail(argv):
+            raise subprocess.CalledProcessError(1, argv)
+
+        def missing(argv):
+            raise FileNotFoundError(argv[0])
+        for run in (fail, missing):
+            ok, _, err = self.plot_with(run)
+            self.assertFalse(ok)
+            self.assertIn('gnuplot failed', err)
+            self.assertEqual(os.listdir(self.dir), [])
+
+    def test_plot_nothing_measured(self):
+        self.assertFalse(bench.plot(bench.Experiment('t', 't', [('q', 'Q')]),
+                                    self.agg, os.path.join(self.dir, 't.png')))
+        self.assertEqual(os.listdir(self.dir), [])
+
+    @unittest.skipUnless(shutil.which('gnuplot'), 'no gnuplot')
+    def test_plot_png(self):
+        png = os.path.join(self.dir, 't.png')
+        self.assertTrue(bench.plot(FILE_EXP, self.agg, png))
+        with open(png, 'rb') as fh:
+            self.assertEqual(fh.read(4), b'\x89PNG')
+        self.assertEqual(os.listdir(self.dir), ['t.png'])
+
+
 class BootPlanTest(unittest.TestCase):
     def test_grouping(self):
         exps = [bench.BY_NAME[n] for n in ('overview', 'raid0-dd', 'dbt2',
@@ -502,6 +610,18 @@ class SgWindowTest(unittest.TestCase):
         # 409600 sectors of 512 bytes in 2 s
         self.assertAlmostEqual(self.w['MBps'], 409600 * 512 / 1e6 / 2)
         self.assertEqual(self.w['calls_per_s'], 400)
+
+    def test_rates_over_the_measured_window(self):
+        # the second snapshot 2.5 s after the first, not a whole number
+        # of seconds as a requested duration would be
+        text = SG_SNAPS.replace('snap 12.00', 'snap 12.50').replace(
+            'end 12.02', 'end 12.52')
+        self.assertNotEqual(text, SG_SNAPS)
+        w = bench.sg_window(*bench.parse_sg_snaps(text))
+        self.assertEqual(w['window_s'], 2.5)
+        self.assertAlmostEqual(w['MBps'], 409600 * 512 / 1e6 / 2.5, places=3)
+        self.assertEqual(w['calls_per_s'], 320)
+        self.assertEqual(w['cs_per_s'], 1200)
 
     def test_per_call_whole_guest_and_links(self):
         want = {'cmds_per_call': 2.0, 'simhba_cmds_per_call': 2.0,
