@@ -422,6 +422,131 @@ class ReportFilesTest(unittest.TestCase):
         self.assertEqual(os.listdir(self.dir), ['t.png'])
 
 
+class FakeBoot:
+    """boot.sh replaced: records the command and environment, prints
+    lines (the guest's console) and exits with rc."""
+
+    def __init__(self, lines, rc):
+        self.lines, self.rc = lines, rc
+        self.calls = []
+
+    def __call__(self, cmd, **kw):
+        self.calls.append((cmd, kw['env']))
+        proc = mock.Mock(pid=0)
+        proc.stdout = iter(self.lines)
+        proc.wait.return_value = self.rc
+        return proc
+
+
+CONSOLE = [
+    '[lab] booting\n',
+    '[    0.000000] Linux version 6.12.0-blk26 (gcc) #1 SMP\n',
+    'bench: begin anticipatory:disk\n',
+    'bench: plan 2\n',
+    'bench: step 1/2 mq-deadline\n',
+    'bench: step 2/2 anticipatory\n',
+    'bench: end anticipatory:disk status 0\n',
+    'bench: begin anticipatory:overhead\n',
+    'bench: a note\n',
+]
+
+
+class RunBootTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def run_boot(self, boot, lines, rc, files, **kw):
+        """run_boot with boot.sh faked and the guest's files written."""
+        for name, text in files.items():
+            with open(os.path.join(self.dir, name), 'w') as fh:
+                fh.write(text)
+        fake = FakeBoot(lines, rc)
+        handlers = [bench.signal.getsignal(x) for x in
+                    (bench.signal.SIGTERM, bench.signal.SIGINT)]
+        out = io.StringIO()
+        with mock.patch.object(bench.subprocess, 'Popen', fake), \
+                redirect_stdout(out):
+            got = bench.run_boot(boot, self.dir, **kw)
+        # the handlers that stop the guest are only there while it runs
+        self.assertEqual([bench.signal.getsignal(x) for x in
+                          (bench.signal.SIGTERM, bench.signal.SIGINT)],
+                         handlers)
+        self.assertEqual(len(fake.calls), 1)
+        return got, fake.calls[0], out.getvalue()
+
+    def test_parts_command_timeout_and_files(self):
+        e = bench.BY_NAME['anticipatory']
+        boot, = bench.plan_boots([e], None)
+        prog = {'started': 0, 'total': 2, 'done_min': 0.0, 'left_min': 10.0}
+        (rc, kernel, res), (cmd, env), out = self.run_boot(
+            boot, CONSOLE, 124,
+            {'anticipatory.disk.rows':
+             '{"config": {"elevator": "bfq"}, "metrics": {"m": 1}}\n',
+             'anticipatory.disk.status': '0\n',
+             'anticipatory.disk.ctx': 'fs=ext4\nnot a pair\nx=a=b\n'},
+            runs=2, scale=0.5, envx={'BUILD': 'b'}, t0=0, prog=prog,
+            shift=3, seed=7)
+        # 10 guest minutes, 2 runs, 2^3 ns per instruction; 2 parts
+        self.assertEqual(cmd, [os.path.join(bench.LAB, 'boot.sh'), '-m',
+                               '2048', '-c', '2', '-t',
+                               str(10 * 60 * 2 * 8 + 120 + 2 * 60), '-o',
+                               self.dir, '--', 'scripts/lab/experiments/run',
+                               'anticipatory:disk,anticipatory:overhead'])
+        for k, v in (('BENCH_RUNS', '2'), ('BENCH_SCALE', '0.5'),
+                     ('BENCH_SEED', '7'), ('LAB_SEED', '7'),
+                     ('LAB_ACCEL', 'icount'), ('LAB_ICOUNT_SHIFT', '3'),
+                     ('BUILD', 'b')):
+            self.assertEqual(env[k], v, k)
+        self.assertNotIn('BENCH_KERNEL_NAME', env)
+        self.assertEqual((rc, kernel), (124, '6.12.0-blk26'))
+        self.assertEqual([(p.name, rows, st, ctx) for _, p, rows, st, ctx
+                          in res],
+                         [('disk', [{'config': {'elevator': 'bfq'},
+                                     'metrics': {'m': 1}}], '0',
+                           {'fs': 'ext4', 'x': 'a=b'}),
+                          ('overhead', [], None, {})])
+        # disk's 6 minutes are done, overhead's 4 are not
+        self.assertEqual(prog, {'started': 2, 'total': 2, 'done_min': 6.0,
+                                'left_min': 4.0})
+        self.assertIn('[lab] booting', out)
+        self.assertIn('[bench] anticipatory:disk [2/2, ', out)
+        self.assertIn('[bench] anticipatory:disk: finished in ', out)
+        self.assertIn('[bench] anticipatory:overhead: a note', out)
+
+    def test_kernel_configuration_and_command_line(self):
+        boot, = bench.plan_boots([bench.BY_NAME['raid0-dd']], ['base'],
+                                 'tcg')
+        (rc, kernel, res), (cmd, env), _ = self.run_boot(
+            boot, ['bench: begin raid0-dd\n'], 0,
+            {'raid0-dd.rows': '{"config": {"run": 1}, "metrics": {}}\n'
+                              '{"note": "n"}\n',
+             'raid0-dd.status': '1'},
+            runs=1, scale=2, envx={}, t0=0,
+            prog={'started': 0, 'total': 1, 'done_min': 0.0,
+                  'left_min': 6.0})
+        self.assertEqual(cmd[cmd.index('-t') + 1], str(6 * 60 * 2 + 180))
+        self.assertNotIn('-a', cmd)
+        self.assertEqual((env['BENCH_KERNEL_NAME'], env['LAB_ACCEL'],
+                          env['LAB_ICOUNT_SHIFT']), ('base', 'tcg', '0'))
+        self.assertEqual((rc, kernel), (0, 'unknown'))
+        # the kernel configuration comes first in each row's config
+        _, _, rows, st, _ = res[0]
+        self.assertEqual(rows, [{'config': {'kernel': 'base', 'run': 1},
+                                 'metrics': {}}, {'note': 'n'}])
+        self.assertEqual(list(rows[0]['config']), ['kernel', 'run'])
+        self.assertEqual(st, '1')
+        boot, = bench.plan_boots([bench.BY_NAME['dbt2']], None)
+        _, (cmd, _), _ = self.run_boot(
+            boot, [], 0, {}, runs=1, scale=1, envx={}, t0=0,
+            prog={'started': 0, 'total': 1, 'done_min': 0.0,
+                  'left_min': 14.0})
+        self.assertEqual(cmd[cmd.index('-a') + 1], 'profile=2')
+        self.assertEqual(cmd[cmd.index('-m') + 1], '6144')
+
+
 class BootPlanTest(unittest.TestCase):
     def test_grouping(self):
         exps = [bench.BY_NAME[n] for n in ('overview', 'raid0-dd', 'dbt2',
