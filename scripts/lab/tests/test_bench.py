@@ -80,7 +80,11 @@ class AggregateTest(unittest.TestCase):
 
 class ListTest(unittest.TestCase):
     def test_unknown_name_fails_with_list(self):
-        self.assertEqual(bench.main(['overview,nosuch']), 2)
+        err = io.StringIO()
+        with redirect_stderr(err):
+            self.assertEqual(bench.main(['overview,nosuch']), 2)
+        self.assertIn('unknown experiment: nosuch', err.getvalue())
+        self.assertIn('raid0-dd ', err.getvalue())
 
 
 VMSTAT = """procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----
@@ -545,6 +549,169 @@ class RunBootTest(unittest.TestCase):
                   'left_min': 14.0})
         self.assertEqual(cmd[cmd.index('-a') + 1], 'profile=2')
         self.assertEqual(cmd[cmd.index('-m') + 1], '6144')
+
+
+# the variables main() reads, cleared for its tests
+BENCH_ENV = ('RUNS', 'SCALE', 'BENCH_RUNS', 'BENCH_SCALE', 'BENCH_SEED',
+             'BENCH_KERNELS', 'BENCH_BUILD', 'BENCH_RESULTS', 'LAB_ACCEL',
+             'LAB_ICOUNT_SHIFT', 'LAB_ICOUNT_SLEEP')
+
+
+class MainTest(unittest.TestCase):
+    """main() with run_boot and plot faked: what it writes and returns."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.boots = []
+        self.guest = {}         # part id -> (rows, status, ctx)
+        self.plotted = []
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def fake_run_boot(self, boot, guest, runs, scale, envx, t0, prog,
+                      shift, seed):
+        self.boots.append((boot[0], [bench.part_id(e, p) for e, p in
+                                     boot[4]], runs, scale, envx, shift,
+                           seed))
+        res = []
+        for e, p in boot[4]:
+            rows, st, ctx = self.guest.get(bench.part_id(e, p),
+                                           ([], None, {}))
+            rows = [dict(r) for r in rows]
+            if boot[0]:
+                for r in rows:
+                    r['config'] = dict({'kernel': boot[0]}, **r['config'])
+            res.append((e, p, rows, st, ctx))
+        return 124 if any(r[3] is None for r in res) else 0, '6.12.0', res
+
+    def fake_plot(self, exp, agg, png):
+        self.plotted.append(exp.name)
+        return exp.name != 'ioc-random'
+
+    def main(self, argv, **env):
+        """(status, stdout, stderr, {experiment: JSON}) of main(argv)."""
+        out, err = io.StringIO(), io.StringIO()
+        with mock.patch.dict(os.environ), \
+                mock.patch.object(bench, 'run_boot', self.fake_run_boot), \
+                mock.patch.object(bench, 'plot', self.fake_plot), \
+                redirect_stdout(out), redirect_stderr(err):
+            for k in BENCH_ENV:
+                os.environ.pop(k, None)
+            os.environ['BENCH_RESULTS'] = self.dir
+            os.environ.update(env)
+            st = bench.main(argv)
+        docs = {}
+        latest = os.path.join(self.dir, 'latest')
+        if os.path.exists(latest):
+            for f in os.listdir(latest):
+                if f.endswith('.json'):
+                    with open(os.path.join(latest, f)) as fh:
+                        docs[f[:-5]] = json.load(fh)
+        return st, out.getvalue(), err.getvalue(), docs
+
+    def test_json_csv_and_table(self):
+        self.guest['overview'] = (
+            [{'config': {'elevator': e}, 'metrics': {'reader_MBps': v}}
+             for e, v in (('mq-deadline', 10), ('bfq', 20),
+                          ('mq-deadline', 19), ('bfq', 40),
+                          ('mq-deadline', 11), ('bfq', 22))],
+            '0', {'writeback': 'dirty_bytes=0'})
+        st, out, _, docs = self.main(['overview'], BENCH_RUNS='3',
+                                     BENCH_SCALE='0.5', BENCH_SEED='9',
+                                     LAB_ICOUNT_SHIFT='2')
+        self.assertEqual(st, 0)
+        self.assertEqual(self.boots, [(None, ['overview'], 3, 0.5, {}, 2,
+                                       9)])
+        doc = docs['overview']
+        self.assertEqual((doc['experiment'], doc['kernel'], doc['runs'],
+                          doc['scale'], doc['notes'], doc['setup']),
+                         ('overview', '6.12.0', 3, 0.5, [],
+                          {'writeback': 'dirty_bytes=0'}))
+        self.assertEqual([(r['config']['elevator'],
+                           r['metrics']['reader_MBps']) for r in doc['rows']],
+                         [('mq-deadline', {'median': 11.0, 'min': 10.0,
+                                           'max': 19.0}),
+                          ('bfq', {'median': 22.0, 'min': 20.0,
+                                   'max': 40.0})])
+        self.assertEqual(doc['lab']['parts'], [{'part': None,
+                                                'accel': 'icount',
+                                                'cpus': 1}])
+        self.assertEqual(doc['lab']['icount_shift'], 2)
+        with open(os.path.join(self.dir, 'latest', 'overview.csv')) as fh:
+            self.assertEqual(fh.read().splitlines()[1],
+                             'mq-deadline,11.0,10.0,19.0')
+        # the medians, their runs' range, and the ratio 22 / 11
+        self.assertRegex(out, r'\nbfq +22.0 \(20.0-40.0\) +- +- +2.00 ')
+        self.assertRegex(out, r'files: \S+overview.json \S+overview.csv '
+                              r'\S+overview.png')
+
+    def test_failures_are_noted_and_nothing_measured_fails(self):
+        self.guest['overview'] = (
+            [{'config': {'elevator': 'bfq'}, 'metrics': {'reader_MBps': 1}},
+             {'note': 'kyber is not available'}], '2', {})
+        st, out, _, docs = self.main(['overview,ioc-random'])
+        self.assertEqual(self.boots, [(None, ['overview', 'ioc-random'], 1,
+                                       1.0, {}, 0, 1)])
+        # ioc-random measured nothing: the run fails
+        self.assertEqual(st, 1)
+        self.assertEqual(docs['overview']['notes'],
+                         ['kyber is not available',
+                          'the experiment script ended with status 2'])
+        self.assertEqual(docs['ioc-random']['rows'], [])
+        self.assertEqual(docs['ioc-random']['notes'],
+                         ['the guest did not finish ioc-random (boot status '
+                          '124)'])
+        self.assertEqual(self.plotted, ['overview', 'ioc-random'])
+        # no plot, no PNG in the list of files
+        self.assertRegex(out, r'files: \S+ioc-random.json '
+                              r'\S+ioc-random.csv\n')
+        # something measured in each experiment: success, notes or not
+        self.guest['ioc-random'] = ([{'config': {'N': 2}, 'metrics':
+                                      {'MBps': 3}}], '0', {})
+        self.assertEqual(self.main(['overview,ioc-random'])[0], 0)
+
+    def test_unbuilt_kernel_configuration_is_a_note(self):
+        def kernel_env(name, table, env, build_missing=False, log=None):
+            if name == 'base':
+                return None, 'kernel configuration base is not built'
+            return {'BUILD': 'b', 'KERNEL': 'default'}, None
+        self.guest['raid0-dd'] = ([{'config': {}, 'metrics': {'MBps': 5}}],
+                                  '0', {})
+        with mock.patch.object(bench, 'kernel_env', kernel_env):
+            st, _, err, docs = self.main(['raid0-dd'],
+                                         BENCH_KERNELS='base,full')
+        self.assertEqual(st, 0)
+        # base is not booted; full is, with its build
+        self.assertEqual([(b[0], b[4]) for b in self.boots],
+                         [('full', {'BUILD': 'b', 'KERNEL': 'default'})])
+        doc = docs['raid0-dd']
+        self.assertEqual(doc['notes'],
+                         ['kernel configuration base is not built'])
+        self.assertEqual(doc['kernels'], {'full': '6.12.0'})
+        self.assertEqual([r['config'] for r in doc['rows']],
+                         [{'kernel': 'full'}])
+        self.assertIn('base is not built', err)
+
+    def test_bad_arguments_run_nothing(self):
+        for argv, env in ((['overview'], {'BENCH_RUNS': '0'}),
+                          (['overview'], {'RUNS': 'x'}),
+                          (['overview'], {'BENCH_SCALE': '0'}),
+                          (['overview'], {'BENCH_SEED': '-1'}),
+                          (['overview'], {'LAB_ICOUNT_SLEEP': 'x'}),
+                          (['raid0-dd'], {'BENCH_KERNELS': 'nosuch'}),
+                          ([''], {}), (['--check', 'all,x'], {})):
+            with self.subTest(argv=argv, env=env):
+                st, out, err, _ = self.main(argv, **env)
+                self.assertEqual(st, 2)
+                self.assertTrue(err)
+        self.assertEqual(self.boots, [])
+        self.assertEqual(os.listdir(self.dir), [])
+        # --check: the arguments are good, nothing runs
+        self.assertEqual(self.main(['--check', 'all'], BENCH_RUNS='2')[0], 0)
+        self.assertEqual(self.main(['--check', 'list'])[0], 0)
+        self.assertEqual(self.boots, [])
+        self.assertEqual(os.listdir(self.dir), [])
 
 
 class BootPlanTest(unittest.TestCase):
