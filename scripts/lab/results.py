@@ -63,7 +63,8 @@ def parse_tap(text, prefix=''):
                                   detail.strip()))
         elif line.startswith('#') and results and \
                 results[-1].status == 'fail':
-            results[-1].detail += '\n' + line
+            d = results[-1].detail
+            results[-1].detail = d + '\n' + line if d else line
     return results
 
 

@@ -48,6 +48,12 @@ class TapTest(unittest.TestCase):
         self.assertIn('hardware queues', r[1].detail)
         self.assertEqual(r[2].detail, 'program fio is not installed')
 
+    def test_diagnostics_belong_to_a_failure_only(self):
+        r = results.parse_tap("ok 1 a/001 - fine\n# chatter\n"
+                              "not ok 2 a/002\n# why\n")
+        # and a failure without a description has no empty first line
+        self.assertEqual([x.detail for x in r], ['fine', '# why'])
+
     def test_missing_is_failed(self):
         r = results.summarize(results.parse_tap("ok 1 a/001\n"),
                               ['a/001', 'a/002'])
