@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of scripts/lab/results.py."""
 
+import io
+import json
 import os
+import shutil
 import sys
+import tempfile
 import unittest
+from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import results  # noqa: E402
@@ -96,6 +101,52 @@ class ExpectAndSkipTest(unittest.TestCase):
                 results.read_allowed_skips(path)
         finally:
             os.unlink(path)
+
+
+class MainTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def run_main(self, tap, expect, *extra):
+        path = os.path.join(self.dir, 'tap')
+        with open(path, 'w') as fh:
+            fh.write(tap)
+        names = os.path.join(self.dir, 'expect')
+        with open(names, 'w') as fh:
+            fh.write(expect)
+        out = io.StringIO()
+        with redirect_stdout(out):
+            st = results.main(['--set', 'd:,%s,,%s' % (path, names),
+                               '--json', os.path.join(self.dir, 'json')] +
+                              list(extra))
+        with open(os.path.join(self.dir, 'json')) as fh:
+            return st, out.getvalue(), json.load(fh)
+
+    def test_status_and_summary(self):
+        st, out, doc = self.run_main("ok 1 a/001\nok 2 a/002 # SKIP x\n",
+                                     "a/001\n")
+        self.assertEqual(st, 0)
+        self.assertIn('ok d:a/002 # SKIP x', out)
+        self.assertTrue(out.endswith('1 passed, 0 failed, 1 skipped\n'))
+        self.assertEqual(doc['counts'], {'pass': 1, 'fail': 0, 'skip': 1})
+        # a failure, or an expected test without a result, fails the run
+        st, out, _ = self.run_main("not ok 1 a/001\n# FAIL: boom\n", "")
+        self.assertEqual(st, 1)
+        self.assertIn('not ok d:a/001\n#   FAIL: boom\n', out)
+        st, out, _ = self.run_main("ok 1 a/001\n", "a/001\na/002\n")
+        self.assertEqual(st, 1)
+        self.assertIn('not ok d:a/002\n#   did not run', out)
+        # a skip the file does not allow fails the run
+        allowed = os.path.join(self.dir, 'allowed')
+        with open(allowed, 'w') as fh:
+            fh.write('a/003 needs a disk\n')
+        st, _, doc = self.run_main("ok 1 a/002 # SKIP x\n", "",
+                                   '--allowed-skips', allowed)
+        self.assertEqual(st, 1)
+        self.assertEqual(doc['counts'], {'pass': 0, 'fail': 1, 'skip': 0})
 
 
 class KtapTest(unittest.TestCase):
