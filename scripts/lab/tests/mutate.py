@@ -145,10 +145,49 @@ MUTANTS = [
      "                results[-1].status == 'fail':",
      "        elif line.startswith('#') and results:",
      'parse_tap: diagnostics after a pass kept as detail'),
+    # a second batch, written after the tests of the first
+    ('bench.py', "int(shift) <= MAX_ICOUNT_SHIFT:", "int(shift) < MAX_ICOUNT_SHIFT:",
+     'lab_clock: the largest shift refused'),
+    ('bench.py', "    if len(ok) < 2 or set(ok[0]['proc'])",
+     "    if len(ok) < 1 or set(ok[0]['proc'])",
+     'sg_window: a window of one snapshot'),
+    ('bench.py', "            if b:\n                out[(i, m)]",
+     "            if b is not None:\n                out[(i, m)]",
+     'ratios: a baseline of 0 divides'),
+    ('bench.py', "best = max(shared(b) for b in base)",
+     "best = min(shared(b) for b in base)",
+     'ratios: the least matching baseline row'),
+    ('bench.py', "cells.append('%.1f' % v[0] if v and v[0] is not None\n"
+     "                         else 'missing')",
+     "cells.append('%.1f' % v[0] if v and v[0] is not None\n"
+     "                         else '0.0')", 'ioc-random table: missing as 0'),
+    ('bench.py', "                          if median_of(r, 'notpm') is not None "
+     "else '-',",
+     "                          if median_of(r, 'notpm') is not None "
+     "else '0',", 'dbt2 table: NOTPM missing as 0'),
+    ('bench.py', "'%.0f%%' % (100 * (a / avgs[0] - 1))",
+     "'%.0f%%' % (100 * (avgs[0] / a - 1))", 'raid0 table: % change inverted'),
+    ('bench.py', "(el / done * (plan - done))", "(el / done * plan)",
+     'watch_boot: time left counts the steps done'),
+    ('bench.py', "cell(b / a if a and b is not None else None)",
+     "cell(b / a if a and b is not None else 0)",
+     'sg-segments table: a missing ratio as 0'),
+    ('bench.py', "if len(c['kernels']) > 1 or (kernels and e.kernels):",
+     "if len(c['kernels']) > 1:",
+     'main: one kernel configuration asked for, not named'),
+    ('bench.py', "out.sort(key=lambda x: (-x[1], x[0]))",
+     "out.sort(key=lambda x: (x[1], x[0]))",
+     'parse_readprofile: the least loaded first'),
+    ('bench.py', "                                if k not in same)))",
+     "                                if k in same)))",
+     'spread_text: names the config by the keys all rows share'),
 ]
 
 # survivors that behave exactly as the original: {number: why}
-EQUIVALENT = {}
+EQUIVALENT = {
+    44: 'with one snapshot in which every reader runs, the window is that '
+        'snapshot to itself: 0 s, which sg_window() refuses next',
+}
 
 
 def run_tests(top):
