@@ -61,6 +61,13 @@ class AggregateTest(unittest.TestCase):
         self.assertAlmostEqual(r[(2, 'm')], 1.5)
         self.assertAlmostEqual(r[(1, 'm')], 1.0)
 
+    def test_baseline_of_0_has_no_ratio(self):
+        agg, _ = bench.aggregate(bench.parse_rows(
+            '{"config": {"e": "base"}, "metrics": {"m": 0, "n": 2}}\n'
+            '{"config": {"e": "x"}, "metrics": {"m": 3, "n": 3}}\n'))
+        self.assertEqual(bench.ratios(agg, ('e', 'base')),
+                         {(0, 'n'): 1.0, (1, 'n'): 1.5})
+
     def test_no_baseline_row(self):
         self.assertEqual(bench.ratios(self.agg, ('elevator', 'cfq')), {})
 
@@ -276,6 +283,12 @@ class SeedTableTest(unittest.TestCase):
         t = e.formatter(e, agg_of(rows), [], {'kernel': '6.12',
                                               'missing_cfq': '1'})
         self.assertRegex(t, r'6.12\s+mq-deadline\s+1313\s+94.5\s+9582.1')
+        # bfq ran, pgbench reported no rate: "-", not 0
+        rows.append('{"config": {"table": "stp", "elevator": "bfq", '
+                    '"dma_bits": 32}, "metrics": {"notpm": null, '
+                    '"cpu_pct": 90}}')
+        t2 = e.formatter(e, agg_of(rows), [], {'kernel': '6.12'})
+        self.assertRegex(t2, r'6.12\s+bfq\s+-\s+90.0\s+-\s+dma_bits=32')
         self.assertRegex(t, r'cfq\s+missing')
         self.assertIn('FUNCTIONS SORTED BY LOAD', t)
         self.assertRegex(t, r'1 default_idle\s+5470223')
@@ -520,6 +533,28 @@ class RunBootTest(unittest.TestCase):
         self.assertIn('[bench] anticipatory:disk: finished in ', out)
         self.assertIn('[bench] anticipatory:overhead: a note', out)
 
+    def test_progress_estimates(self):
+        e = bench.BY_NAME['overview']
+        lines = ['bench: begin overview\n', 'bench: plan 4\n',
+                 'bench: step 1/4 a\n', 'bench: step 2/4 b\n',
+                 'bench: step 3/4 c\n', 'bench: end overview status 0\n']
+        clock = iter([100, 100, 101, 111, 121, 200])
+        out = io.StringIO()
+        with mock.patch.object(bench.time, 'time', lambda: next(clock)), \
+                redirect_stdout(out):
+            bench.watch_boot(FakeBoot(lines, 0)([], env={}), [(e, e.parts[0])],
+                             self.dir, None, 90, 40,
+                             {'started': 0, 'total': 2, 'done_min': 15.0,
+                              'left_min': 30.0})
+        out = out.getvalue()
+        # 15 nominal minutes took 60 s: 30 more, about 2 min
+        self.assertIn('(experiment 1 of 2, 60 s into the run, about 2 min '
+                      'left in the run)', out)
+        # at 2/4, one step done in 11 s: 3 to go; at 3/4, two in 21 s
+        self.assertIn('[2/4, 11 s, 71 s total, about 33 s left in it] b', out)
+        self.assertIn('[3/4, 21 s, 81 s total, about 21 s left in it] c', out)
+        self.assertIn('overview: finished in 100 s (status 0)', out)
+
     def test_kernel_configuration_and_command_line(self):
         boot, = bench.plan_boots([bench.BY_NAME['raid0-dd']], ['base'],
                                  'tcg')
@@ -757,6 +792,7 @@ class BootPlanTest(unittest.TestCase):
                                           'BENCH_SEED': '7'}),
                          ('tcg', 1, 7))
         self.assertEqual(bench.lab_clock({'LAB_ACCEL': 'auto'})[0], 'auto')
+        self.assertEqual(bench.lab_clock({'LAB_ICOUNT_SHIFT': '10'})[1], 10)
         self.assertEqual(bench.icount_sleep({}), 'off')
         with self.assertRaises(ValueError):
             bench.icount_sleep({'LAB_ICOUNT_SLEEP': 'maybe'})
