@@ -196,6 +196,14 @@ def agg_of(lines):
     return bench.aggregate(bench.parse_rows('\n'.join(lines)))[0]
 
 
+def anticipatory_table(runs):
+    """fmt_anticipatory's text for one run of [(elevator, metrics)]."""
+    e = bench.BY_NAME['anticipatory']
+    return e.formatter(e, agg_of([json.dumps({'config': {'elevator': n},
+                                              'metrics': m})
+                                  for n, m in runs]), [], {})
+
+
 class SeedTableTest(unittest.TestCase):
     def test_raid0(self):
         rows = []
@@ -294,25 +302,18 @@ class SeedTableTest(unittest.TestCase):
         self.assertRegex(t, r'1 default_idle\s+5470223')
 
     def test_anticipatory_goals(self):
-        rows = ['{"config": {"elevator": "mq-deadline"}, "metrics": '
-                '{"reader_MBps": 2, "seq2_MBps": 10}}',
-                '{"config": {"elevator": "anticipatory"}, "metrics": '
-                '{"reader_MBps": 12, "seq2_MBps": 20}}']
-        e = bench.BY_NAME['anticipatory']
-        t = e.formatter(e, agg_of(rows), [], {})
+        t = anticipatory_table([
+            ('mq-deadline', {'reader_MBps': 2, 'seq2_MBps': 10}),
+            ('anticipatory', {'reader_MBps': 12, 'seq2_MBps': 20})])
         self.assertRegex(t, r'reader MB/s .*6.00x met')
         self.assertRegex(t, r'2 sequential readers .*2.00x NOT met')
         self.assertIn('no data', t)
 
     def test_anticipatory_against_bfq(self):
-        rows = ['{"config": {"elevator": "mq-deadline"}, "metrics": '
-                '{"seq2_MBps": 10, "seq4_MBps": 10}}',
-                '{"config": {"elevator": "anticipatory"}, "metrics": '
-                '{"seq2_MBps": 20, "seq4_MBps": 10.01}}',
-                '{"config": {"elevator": "bfq"}, "metrics": '
-                '{"seq2_MBps": 20, "seq4_MBps": 10.04}}']
-        e = bench.BY_NAME['anticipatory']
-        t = e.formatter(e, agg_of(rows), [], {})
+        t = anticipatory_table([
+            ('mq-deadline', {'seq2_MBps': 10, 'seq4_MBps': 10}),
+            ('anticipatory', {'seq2_MBps': 20, 'seq4_MBps': 10.01}),
+            ('bfq', {'seq2_MBps': 20, 'seq4_MBps': 10.04})])
         # equal is met; below is not, printed with the decimals that
         # show it is below
         self.assertRegex(t, r'2 readers >= bfq\s+20.0 vs 20.0 met')
