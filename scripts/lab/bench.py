@@ -29,6 +29,8 @@ import subprocess
 import sys
 import time
 
+from seeds import SEED_001, seed_001  # noqa: F401 (tables, tests)
+
 LAB = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(LAB))
 KERNELS_FILE = os.path.join(LAB, 'experiments', 'kernels')
@@ -658,31 +660,6 @@ def fmt_raid0(exp, agg, notes, ctx):
                 'over 4 simhba u320-10k LUNs; bad: a run below 0.8x the '
                 'base median' % ctx.get('count', '?'))
     return '\n'.join(text)
-
-
-# Seed 001's vmstat samples (bi in cs), as Badari printed them: 20 dd
-# readers on 2.5.47-mm3 with max_sectors 512.  bi is KiB/s.
-SEED_001 = {
-    64: [(194765, 1762, 2183), (194611, 1761, 2122), (194509, 1774, 2150),
-         (194816, 1762, 2132), (194765, 1764, 2177)],
-    32: [(170755, 2354, 3477), (172771, 2363, 3512), (174031, 2372, 3576),
-         (173074, 2384, 3538), (172670, 2364, 3502)],
-}
-
-
-def seed_001(seg):
-    """The seed's figures for sg_segments=seg, in this table's units:
-    MBps (10^6 B/s), cs_per_s, in_per_s and, per dd read() of 256 KiB
-    (bi / 256 calls a second), sys_cs_per_call and in_per_call.  {} for a
-    value the seed did not run."""
-    if seg not in SEED_001:
-        return {}
-    m = vmstat_means([dict(zip(('bi', 'in', 'cs'), x))
-                      for x in SEED_001[seg]], ('bi', 'in', 'cs'))
-    calls = m['bi'] / 256
-    return {'MBps': m['bi'] * 1024 / 1e6, 'cs_per_s': m['cs'],
-            'in_per_s': m['in'], 'sys_cs_per_call': m['cs'] / calls,
-            'in_per_call': m['in'] / calls}
 
 
 # the comparison with the seed: (metric, what it is)
