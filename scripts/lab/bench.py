@@ -8,6 +8,8 @@
                                      experiments/kernels, or series-N)
   bench.py --parse vmstat|readprofile|time|pgbench|sg-window FILE
                                      the parsers, for the guest side: JSON
+  bench.py --report RESULTS/RUN-ID   draw the figures and write the report
+                                     page again from a run's JSON
 
 The experiments that share a guest (same kernel, memory and command line)
 run in one boot of the lab kernel: scripts/lab/experiments/run NAME,...
@@ -16,7 +18,10 @@ runs scripts/lab/experiments/NAME.sh for each, which reports rows of
 runs, with min and max kept, and is written to
 results/<run-id>/NAME.{json,csv,png}; results/latest points at the newest
 run (BENCH_RESULTS=dir writes elsewhere).  Each experiment's table is printed in its seed's format, followed by
-the generic summary (median, min-max, ratio to the baseline).
+the generic summary (median, min-max, ratio to the baseline).  NAME.png is
+the experiment's own figure (scripts/lab/figures.py), and
+results/<run-id>/index.html the run's report page: every experiment's
+context, figure, goals, notes and tables in one file.
 """
 
 import csv
@@ -29,7 +34,8 @@ import subprocess
 import sys
 import time
 
-from seeds import SEED_001, seed_001  # noqa: F401 (tables, tests)
+import figures
+from seeds import SEED_001, SEED_002_SETUPS, seed_001  # noqa: F401
 
 LAB = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(LAB))
@@ -741,7 +747,7 @@ def fmt_sg_segments(exp, agg, notes, ctx):
     return '\n'.join(text)
 
 
-IOC_SETUPS = ['base', 'ioc off', 'ioc no idle', 'ioc idle']
+IOC_SETUPS = SEED_002_SETUPS
 
 
 def fmt_ioc_random(exp, agg, notes, ctx):
@@ -825,26 +831,26 @@ def verdict(x, want):
                          'met' if x >= want else 'NOT met')
 
 
-def fmt_anticipatory(exp, agg, notes, ctx):
-    """Issue 4's goals, met or not, from this run's medians."""
+ANTIC_WALL = ('  (null_blk by the wall clock, noisy under TCG: not the '
+              'goal)')
+
+
+def antic_goals(exp, agg):
+    """Issue 4's goals: [(goal, verdict)] from this run's medians, or
+    None when anticipatory did not run.  The wall-clock null_blk line
+    (ANTIC_WALL) is information, not a goal."""
     rat = ratios(agg, exp.baseline)
     idx = [i for i, r in enumerate(agg)
            if r['config'].get('elevator') == 'anticipatory']
-    text = ['goals of the anticipatory scheduler (ratios to mq-deadline '
-            'measured in this run):']
     if not idx:
-        text.append('  anticipatory did not run: no goal can be checked')
-        return '\n'.join(text)
+        return None
     i = idx[0]
+    out = []
     for m, want, what in ANTIC_GOALS:
         x = rat.get((i, m))
-        text.append('  %-60s %s' % (what, 'no data' if x is None else
-                                    verdict(x, want)))
+        out.append((what, 'no data' if x is None else verdict(x, want)))
     wall = rat.get((i, 'nullblk_wall_kiops'))
-    text.append('  %-60s %s' % ('  (null_blk by the wall clock, noisy '
-                                'under TCG: not the goal)',
-                                'no data' if wall is None else
-                                '%.2fx' % wall))
+    out.append((ANTIC_WALL, 'no data' if wall is None else '%.2fx' % wall))
     bfq = [j for j, r in enumerate(agg) if r['config'].get('elevator') == 'bfq']
     for m in ('seq2_MBps', 'seq4_MBps'):
         a, b = median_of(agg[i], m), (median_of(agg[bfq[0]], m)
@@ -855,12 +861,67 @@ def fmt_anticipatory(exp, agg, notes, ctx):
             d = decimals_for(a, b, 1)
             res = '%.*f vs %.*f %s' % (d, a, d, b,
                                        'met' if a >= b else 'NOT met')
-        text.append('  %-60s %s' % ('%s >= bfq' % m.replace('_MBps', ' readers'),
-                                    res))
+        out.append(('%s >= bfq' % m.replace('_MBps', ' readers'), res))
+    return out
+
+
+def fmt_anticipatory(exp, agg, notes, ctx):
+    """Issue 4's goals, met or not, from this run's medians."""
+    goals = antic_goals(exp, agg)
+    text = ['goals of the anticipatory scheduler (ratios to mq-deadline '
+            'measured in this run):']
+    if goals is None:
+        text.append('  anticipatory did not run: no goal can be checked')
+        return '\n'.join(text)
+    for what, v in goals:
+        text.append('  %-60s %s' % (what, v))
     return '\n'.join(text)
 
 
-DBT2_ELEVATORS = ['mq-deadline', 'anticipatory', 'cfq', 'bfq', 'none']
+# the simhba model's figures are good within this fraction
+CAL_TOLERANCE = 0.10
+
+
+def goal_verdicts(e, doc):
+    """The experiment's pass/fail lines for the report page: issue 4's
+    goals (anticipatory), seed 004's good/bad (raid0-dd), the model within
+    10% (simhba-calibration); [] for an experiment without a goal."""
+    agg = doc.get('rows') or []
+    if e.name == 'anticipatory':
+        goals = antic_goals(e, agg)
+        if goals is None:
+            return ['anticipatory did not run: no goal can be checked']
+        return ['%s: %s' % (w.strip(), v) for w, v in goals
+                if w != ANTIC_WALL]
+    if e.name == 'raid0-dd':
+        cols = [r for r in agg if r.get('runs', {}).get('MBps')]
+        if not cols:
+            return ['no kernel configuration could run']
+        base = cols[0]['runs']['MBps']
+        name = cols[0]['config'].get('kernel', '?')
+        return ['%s: %s (bad: a run below 0.8x the %s median)'
+                % (r['config'].get('kernel', '?'),
+                   good_bad(base, r['runs']['MBps']), name)
+                for r in cols[1:]]
+    if e.name == 'simhba-calibration':
+        out = []
+        for r in agg:
+            for k, what in (('seq_outer', 'sequential, outer zone'),
+                            ('seq_inner', 'sequential, inner zone'),
+                            ('rand_qd1', 'random QD1'),
+                            ('rand_qd32', 'random QD32')):
+                x = median_of(r, k + '_ratio')
+                if x is None:
+                    continue
+                out.append('%s %s: %.3f of expected, %s' % (
+                    r['config'].get('profile'), what, x,
+                    'within 10%' if abs(x - 1) <= CAL_TOLERANCE else
+                    'outside 10%'))
+        return out
+    return []
+
+
+DBT2_ELEVATORS = figures.DBT2_ELEVATORS
 
 
 def fmt_dbt2(exp, agg, notes, ctx):
@@ -1363,6 +1424,11 @@ def run_parse(argv):
 def main(argv):
     if argv and argv[0] == '--parse':
         return run_parse(argv[1:])
+    if argv and argv[0] == '--report':
+        if len(argv) != 2:
+            sys.stderr.write('usage: bench.py --report RESULTS/RUN-ID\n')
+            return 2
+        return report_dir(argv[1])
     check_only = bool(argv) and argv[0] == '--check'
     if check_only:
         # make bench checks its arguments before it builds anything
@@ -1480,13 +1546,14 @@ def main(argv):
 
     status = 0
     series = git_describe()
+    done = []
     for e in exps:
         c = collected[e.name]
         agg, notes = aggregate(c['rows'])
         for st in c['status']:
             notes.append('the experiment script ended with status %s' % st)
         kern = list(c['kernels'].values())
-        doc = {'experiment': e.name,
+        doc = {'experiment': e.name, 'run': run_id,
                'kernel': kern[0] if len(kern) == 1 else
                (kern[0] if kern else 'unknown'),
                'series': series, 'runs': runs, 'scale': scale,
@@ -1509,34 +1576,99 @@ def main(argv):
         with open(base + '.json', 'w') as fh:
             json.dump(doc, fh, indent=1)
         write_csv(base + '.csv', agg)
-        plotted = plot(e, agg, base + '.png')
-        print()
-        print('%s  (kernel %s, series %s, %d run%s, scale %g)'
-              % (e.name, ', '.join(sorted(set(kern))) or 'unknown', series,
-                 runs, 's'[:runs > 1], scale))
-        print('clock: %s' % lab_line(doc['lab']))
-        if e.no_icount and any(b['accel'] == 'tcg' and b['part'] is None
-                               for b in doc['lab']['parts']) and \
-                accel == 'icount':
-            print('kept on TCG, not on the instruction-counted clock: %s'
-                  % e.no_icount)
-        if e.formatter and agg:
-            try:
-                ctx = dict(c['ctx'], kernel=doc['kernel'])
-                print(e.formatter(e, agg, notes, ctx))
-            except Exception as ex:  # a table bug must not lose the data
-                print('(seed-format table failed: %r)' % ex)
-            print()
-            print('summary: median (min-max) over the runs')
-        print(table(e, agg, notes))
-        for line in spread_text(e, agg):
-            print(line)
-        print('files: %s.json %s.csv%s' % (base, base,
-                                             ' %s.png' % base if plotted
-                                             else ''))
+        done.append((e, doc))
         if not agg:
             status = 1
+    print_report(outdir, run_id, done)
     return status
+
+
+def print_report(outdir, run_id, done):
+    """Draw each experiment's figure, print its tables, and write the
+    run's report page.  done: [(experiment, its JSON document)]."""
+    peers = {e.name: doc for e, doc in done}
+    sections = []
+    for e, doc in done:
+        base = os.path.join(outdir, e.name)
+        plotted, caption = draw_figure(e, doc, run_id, base + '.png', peers)
+        text = experiment_text(e, doc, base, plotted)
+        print()
+        print(text)
+        sections.append({'name': e.name, 'doc': dict(doc,
+                                                     description=e.desc),
+                         'text': text, 'verdicts': goal_verdicts(e, doc),
+                         'png': base + '.png' if plotted else None,
+                         'caption': caption,
+                         'files': [e.name + '.json', e.name + '.csv'] +
+                         ([e.name + '.png'] if plotted else [])})
+    page = figures.write_report(outdir, run_id, sections)
+    print()
+    print('[bench] report: %s' % page)
+    return page
+
+
+def draw_figure(e, doc, run_id, png, peers=None):
+    """The experiment's own figure (scripts/lab/figures.py), or the
+    generic bar chart when it has none.  (drawn, caption lines)."""
+    fig = figures.build(e.name, doc, run_id, peers)
+    if fig is None:
+        return plot(e, doc['rows'], png), []
+    if not any(p.drawn() for p in fig.panels):
+        return False, fig.caption
+    return figures.render(fig, png), fig.caption
+
+
+def experiment_text(e, doc, base, plotted):
+    """What is printed for one experiment: its context, the seed-format
+    table, the generic summary, the spread and the files."""
+    agg, notes = doc['rows'], doc.get('notes', [])
+    kern = sorted(set((doc.get('kernels') or {}).values()) or
+                  [doc.get('kernel', 'unknown')])
+    runs = doc.get('runs', 1)
+    text = ['%s  (kernel %s, series %s, %d run%s, scale %g)'
+            % (e.name, ', '.join(kern) or 'unknown', doc.get('series'),
+               runs, 's'[:runs > 1], doc.get('scale', 1))]
+    lab = doc.get('lab') or {}
+    text.append('clock: %s' % (lab_line(lab) if 'seed' in lab else
+                               'not recorded'))
+    if lab.get('not_icount') and any(b['accel'] == 'tcg' and
+                                     b['part'] is None
+                                     for b in lab.get('parts', [])):
+        text.append('kept on TCG, not on the instruction-counted clock: %s'
+                    % e.no_icount)
+    if e.formatter and agg:
+        try:
+            ctx = dict(doc.get('setup') or {}, kernel=doc['kernel'])
+            text.append(e.formatter(e, agg, notes, ctx))
+        except Exception as ex:  # a table bug must not lose the data
+            text.append('(seed-format table failed: %r)' % ex)
+        text.append('')
+        text.append('summary: median (min-max) over the runs')
+    text.append(table(e, agg, notes))
+    text += spread_text(e, agg)
+    text.append('files: %s.json %s.csv%s' % (base, base,
+                                             ' %s.png' % base if plotted
+                                             else ''))
+    return '\n'.join(text)
+
+
+def report_dir(outdir):
+    """bench.py --report DIR: draw the figures and write the report page
+    again from the JSON documents of an earlier run."""
+    done = []
+    for e in EXPERIMENTS:
+        p = os.path.join(outdir, e.name + '.json')
+        if os.path.exists(p):
+            with open(p) as fh:
+                done.append((e, json.load(fh)))
+            if not os.path.exists(p[:-5] + '.csv'):
+                write_csv(p[:-5] + '.csv', done[-1][1].get('rows', []))
+    if not done:
+        sys.stderr.write('[bench] %s: no experiment\'s JSON in it\n'
+                         % outdir)
+        return 2
+    print_report(outdir, os.path.basename(os.path.abspath(outdir)), done)
+    return 0
 
 
 if __name__ == '__main__':
