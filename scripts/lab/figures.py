@@ -646,13 +646,13 @@ def series_plots(fig, p, k, s, color, block):
                % (block, 'dt 2 pt 6' if s.seed else 'dt 1 pt 7', lc,
                   'lw 1.5', title)]
     elif s.style == 'median':
-        out = ['%s using 1:2:($1-0.3):($1+0.3) with xerrorbars pt -1 ps 0 '
+        out = ['%s using 1:2:($1-0.2):($1+0.2) with xerrorbars pt 0 '
                'lw 3 %s %s' % (block, lc, title)]
     else:
         out = ['%s using 1:2 with points pt %d ps 1.6 %s %s'
                % (block, 6 if s.seed else 7, lc, title)]
     if err:
-        out.append('%s using 1:2:3:4 with yerrorbars pt -1 lc rgb "black" '
+        out.append('%s using 1:2:3:4 with yerrorbars pt 0 lc rgb "black" '
                    'notitle' % block)
     return out
 
