@@ -652,8 +652,10 @@ def series_plots(fig, p, k, s, color, block):
         out = ['%s using 1:2 with points pt %d ps 1.6 %s %s'
                % (block, 6 if s.seed else 7, lc, title)]
     if err:
-        out.append('%s using 1:2:3:4 with yerrorbars pt 0 lc rgb "black" '
-                   'notitle' % block)
+        # under a mark or a line's point, over a bar
+        bar = ('%s using 1:2:3:4 with yerrorbars pt 0 lc rgb "black" '
+               'notitle' % block)
+        out = out + [bar] if s.style == 'bars' else [bar] + out
     return out
 
 
