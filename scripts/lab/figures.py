@@ -73,6 +73,8 @@ class Panel:
         self.series = []
         self.hlines = []            # [(y, title)]
         self.empty = ''             # said in the panel when nothing drawn
+        self.wide = False           # a row of its own
+        self.vmax = None            # the value axis' end, when fixed
 
     def new(self, *a, **kw):
         s = Series(*a, **kw)
@@ -509,6 +511,7 @@ def fig_dbt2(doc, run_id, peers=None):
     dmas = sorted(values_of(doc, 'dma_bits', stp)) or [32, 64]
     p = fig.panel('new-order transactions per minute', 'NOTPM', 'elevator',
                   cats(elev))
+    p.wide = True
     nslot = len(dmas)
     for j, d in enumerate(dmas):
         s = p.new('dma_bits=%s' % d)
@@ -524,7 +527,11 @@ def fig_dbt2(doc, run_id, peers=None):
     for se, e in seeds.SEED_000_ELEVATOR.items():
         for j, row in enumerate(seeds.SEED_000_STP[se][:nslot]):
             sd.add(slot_x(elev.index(e), j, nslot), row[0])
-    for r in rows_with(doc, table='profile'):
+    profs = rows_with(doc, table='profile')
+    # one scale for the profiles side by side
+    top = max([t for r in profs for _, t in
+               ((r.get('details') or [{}])[0]).get('profile') or []] + [0])
+    for r in profs:
         prof = ((r.get('details') or [{}])[0]).get('profile') or []
         name = '%s dma_bits=%s' % (r['config'].get('elevator'),
                                    r['config'].get('dma_bits'))
@@ -532,12 +539,15 @@ def fig_dbt2(doc, run_id, peers=None):
         q = fig.panel('readprofile top %d, %s' % (n, name), 'ticks',
                       ytics=[(n - 1 - i, f) for i, (f, _) in
                              enumerate(prof)])
+        q.vmax = top * 1.05 if top else None
         s = q.new(name, 'hbars')
         for i, (_, t) in enumerate(prof):
             s.add(t, n - 1 - i)
         if not prof:
             fig.missing.append('readprofile, ' + name)
             q.empty = 'no profile'
+    if doc.get('runs', 1) > 1:
+        fig.caption.append('readprofile: the first run\'s')
     fig.caption.append('seed 000: two STP runs per elevator, taken here as '
                        '32-bit (bouncing) then patched; another machine, '
                        'so compare shapes')
@@ -659,12 +669,28 @@ def series_plots(fig, p, k, s, color, block):
     return out
 
 
+def grid(panels, cols):
+    """(row, column, columns spanned) of each panel: left to right, top
+    to bottom; a wide panel has a row of its own."""
+    out, r, c = [], 0, 0
+    for p in panels:
+        if p.wide and c:
+            r, c = r + 1, 0
+        span = cols if p.wide else 1
+        out.append((r, c, span))
+        c += span
+        if c >= cols:
+            r, c = r + 1, 0
+    return out
+
+
 def script(fig, png):
     """The gnuplot script that draws fig into png (pngcairo): the panels
     in a grid of 1 or 2 columns, the title above, the caption below."""
     n = len(fig.panels)
     cols = 1 if n == 1 else 2
-    rows = (n + cols - 1) // cols
+    place = grid(fig.panels, cols)
+    rows = max(r for r, _, _ in place) + 1
     cap = []
     for c in fig.caption:
         cap += wrap(c, 165)
@@ -673,7 +699,9 @@ def script(fig, png):
     h = rows * ph + th + caph
     out = ['set terminal pngcairo size %d,%d font "DejaVu Sans,10" '
            'noenhanced' % (w, h),
-           'set output %s' % quote(png)]
+           'set output %s' % quote(png),
+           # no gap around the median in an error bar
+           'set pointintervalbox 0.001']
     for i, p in enumerate(fig.panels):
         for k, s in enumerate(p.series):
             out.append('$d%d_%d << EOD' % (i, k))
@@ -689,19 +717,22 @@ def script(fig, png):
         out.append('set label %d %s at screen 0.01,%.4f left font ",9"'
                    % (j + 2, quote(line), (lh * (len(cap) - j)) / h))
     for i, p in enumerate(fig.panels):
-        r, c = divmod(i, cols)
+        r, c, span = place[i]
         out += ['set origin %.4f,%.4f' % (c / cols,
                                           (caph + (rows - 1 - r) * ph) / h),
-                'set size %.4f,%.4f' % (1.0 / cols, ph / h),
+                'set size %.4f,%.4f' % (span / cols, ph / h),
                 'set title %s' % quote(p.title),
                 'set key below horizontal font ",9" maxrows 4',
-                'set grid ytics', 'set yrange [0:*]', 'set autoscale x']
+                'set grid ytics', 'set yrange [0:*]', 'set autoscale x',
+                # room above the highest point
+                'set offsets 0, 0, graph 0.06, 0']
         hb = any(s.style == 'hbars' for s in p.series)
         out.append('set xlabel %s' % quote(p.ylabel if hb else p.xlabel))
         out.append('set ylabel %s' % quote('' if hb else p.ylabel))
         out.append('set logscale x 2' if p.logx2 else 'unset logscale x')
         if hb:
-            out += ['set xrange [0:*]', 'set yrange [-0.6:%s]'
+            out += ['set xrange [0:%s]' % (num(p.vmax) if p.vmax else '*'),
+                    'set yrange [-0.6:%s]'
                     % num(len(p.ytics or []) - 0.4), 'unset key',
                     'set grid noytics xtics']
         if p.xtics:
