@@ -899,6 +899,9 @@ def goal_verdicts(e, doc):
             return ['no kernel configuration could run']
         base = cols[0]['runs']['MBps']
         name = cols[0]['config'].get('kernel', '?')
+        if len(cols) == 1:
+            return ['only %s ran: no kernel configuration to compare with '
+                    'it (KERNELS=a,b)' % name]
         return ['%s: %s (bad: a run below 0.8x the %s median)'
                 % (r['config'].get('kernel', '?'),
                    good_bad(base, r['runs']['MBps']), name)

@@ -299,6 +299,9 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(bench.goal_verdicts(bench.BY_NAME['raid0-dd'], doc),
                          ['b: bad (bad: a run below 0.8x the a median)'])
         self.assertEqual(bench.goal_verdicts(bench.BY_NAME['dbt2'], doc), [])
+        v = bench.goal_verdicts(bench.BY_NAME['raid0-dd'], load('raid0-dd'))
+        self.assertEqual(len(v), 1)
+        self.assertTrue(v[0].startswith('only default ran'))
 
     @unittest.skipUnless(shutil.which('gnuplot'), 'gnuplot not installed')
     def test_report_of_a_run(self):
