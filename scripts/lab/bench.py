@@ -1616,7 +1616,7 @@ def draw_figure(e, doc, run_id, png, peers=None):
     fig = figures.build(e.name, doc, run_id, peers)
     if fig is None:
         return plot(e, doc['rows'], png), []
-    if not any(p.drawn() for p in fig.panels):
+    if not doc['rows']:
         return False, fig.caption
     return figures.render(fig, png), fig.caption
 
