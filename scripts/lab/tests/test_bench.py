@@ -621,16 +621,16 @@ class MainTest(unittest.TestCase):
             res.append((e, p, rows, st, ctx))
         return 124 if any(r[3] is None for r in res) else 0, '6.12.0', res
 
-    def fake_plot(self, exp, agg, png):
+    def fake_draw(self, exp, doc, run_id, png, peers=None):
         self.plotted.append(exp.name)
-        return exp.name != 'ioc-random'
+        return exp.name != 'ioc-random', []
 
     def main(self, argv, **env):
         """(status, stdout, stderr, {experiment: JSON}) of main(argv)."""
         out, err = io.StringIO(), io.StringIO()
         with mock.patch.dict(os.environ), \
                 mock.patch.object(bench, 'run_boot', self.fake_run_boot), \
-                mock.patch.object(bench, 'plot', self.fake_plot), \
+                mock.patch.object(bench, 'draw_figure', self.fake_draw), \
                 redirect_stdout(out), redirect_stderr(err):
             for k in BENCH_ENV:
                 os.environ.pop(k, None)
