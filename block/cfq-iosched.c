@@ -1,0 +1,2230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CFQ, the Completely Fair Queueing I/O scheduler, for blk-mq.
+ *
+ * The idea (Jens Axboe's CFQ, Linux's default scheduler from 2.6.18 until
+ * the legacy request path was removed in 5.0): every process gets its own
+ * queue of synchronous requests and, in turn, exclusive use of the disk for
+ * a time slice.  Within a slice the queue is served in sector order; when
+ * it runs dry, the disk idles for up to slice_idle in case the process
+ * issues its next read close by (the "deceptive idleness" that the
+ * anticipatory scheduler also fights).  Asynchronous writeback goes to
+ * queues shared per priority class and level.
+ *
+ * - Classes and priorities.  ionice's RT class is always served before BE,
+ *   and IDLE only when the disk has had nothing else to do for a while.
+ *   The level (0 high .. 7 low) scales the slice length.
+ * - Service trees.  Busy queues wait in a tree per class and workload type
+ *   (SYNC: idling queues; SYNC_NOIDLE: seeky ones; ASYNC), ordered by a
+ *   key that is the time they became busy, so each tree is round-robin.
+ *   Workload types share the class's time in proportion to their queues.
+ * - Latency.  With low_latency, slices shrink so that all busy queues of a
+ *   class get a turn within target_latency.
+ * - Idling.  A sync queue idles only if its think time is below
+ *   slice_idle and it is not seeky; the SYNC_NOIDLE workload idles once,
+ *   at its end.  Neither idles on a device that keeps a deep queue busy
+ *   (hw_tag): an array or an SSD serves the other queues' requests in
+ *   parallel, and an idle disk slot costs more than a seek saves.
+ * - Groups.  Queues belong to a group (a cgroup, with
+ *   CONFIG_CFQ_GROUP_IOSCHED; else the root group).  Groups take turns by
+ *   virtual disk time: the time a group's queues used, divided by its
+ *   weight.  group_idle keeps the disk for a group whose last queue ran
+ *   dry, unless the device is deep and the queue seeky: that is the fix
+ *   for the striped-array collapse of 2.6's group idling.
+ *
+ * blk-mq pulls requests: dispatch_request() returns one or none.  Idling
+ * means has_work() says no and an hrtimer reruns the queue; every decision
+ * is made under cfq_data->lock and counted in debugfs.
+ *
+ * See Documentation/block/cfq-iosched.rst
+ */
+#include <linux/kernel.h>
+#include <linux/blkdev.h>
+#include <linux/blktrace_api.h>
+#include <linux/bio.h>
+#include <linux/hrtimer.h>
+#include <linux/ioprio.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/rbtree.h>
+#include <linux/sbitmap.h>
+#include <linux/slab.h>
+#include <kunit/visibility.h>
+
+#include <trace/events/block.h>
+
+#include "elevator.h"
+#include "blk.h"
+#include "blk-mq.h"
+#include "blk-mq-debugfs.h"
+#include "blk-mq-sched.h"
+#include "cfq-iosched.h"
+
+/* Defaults of the tunables (those of the 2.6 scheduler), in ms. */
+#define CFQ_FIFO_EXPIRE_SYNC_MS		125
+#define CFQ_FIFO_EXPIRE_ASYNC_MS	250
+#define CFQ_SLICE_SYNC_MS		100
+#define CFQ_SLICE_ASYNC_MS		40
+#define CFQ_SLICE_IDLE_MS		8
+#define CFQ_GROUP_IDLE_MS		8
+#define CFQ_TARGET_LATENCY_MS		300
+#define CFQ_BACK_SEEK_MAX_KB		(16 * 1024)
+#define CFQ_BACK_SEEK_PENALTY		2
+#define CFQ_SLICE_ASYNC_RQ		2
+#define CFQ_QUANTUM			8
+#define CFQ_MAX_MS			60000
+
+/* A slice lasts base + base / CFQ_SLICE_SCALE per level above 4. */
+#define CFQ_SLICE_SCALE			5
+/* No slice is made shorter than this, whatever low_latency says. */
+#define CFQ_MIN_TT_NS			(2 * NSEC_PER_MSEC)
+/* The idle class waits this long after other I/O. */
+#define CFQ_IDLE_DELAY_NS		(200 * NSEC_PER_MSEC)
+/* Seeky: more than 8 MiB away, in more than 4 of the last 32 requests. */
+#define CFQ_SEEK_THR_SECTORS		(8 * 1024 * 2)
+/* hw_tag: a device holding this many requests has a deep queue. */
+#define CFQ_HW_QUEUE_MIN		5
+#define CFQ_HW_TAG_SAMPLES		50
+
+/* cfq_queue->flags */
+enum cfqq_flag {
+	CFQQ_ON_RR,		/* on a service tree */
+	CFQQ_WAIT_REQUEST,	/* active and idling for its next request */
+	CFQQ_MUST_DISPATCH,	/* dispatch one even past the slice end */
+	CFQQ_IDLE_WINDOW,	/* short think time, not seeky: may idle */
+	CFQQ_SLICE_NEW,		/* the slice starts at the first completion */
+	CFQQ_SYNC,		/* a sync queue (per process) */
+	CFQQ_FIFO_CHECKED,	/* the FIFO was looked at in this slice */
+	CFQQ_GROUP_IDLE,	/* the idle timer is a group idle */
+	CFQQ_DEEP,		/* has kept >= 4 requests queued */
+};
+
+#define CFQQ_FNS(name, bit)						\
+enum { cfqq_bit_##name = (bit) };					\
+static inline bool cfqq_##name(const struct cfq_queue *cfqq)		\
+{									\
+	return test_bit(cfqq_bit_##name, &cfqq->flags);			\
+}									\
+static inline void cfqq_mark_##name(struct cfq_queue *cfqq)		\
+{									\
+	__set_bit(cfqq_bit_##name, &cfqq->flags);			\
+}									\
+static inline void cfqq_clear_##name(struct cfq_queue *cfqq)		\
+{									\
+	__clear_bit(cfqq_bit_##name, &cfqq->flags);			\
+}
+
+CFQQ_FNS(on_rr, CFQQ_ON_RR)
+CFQQ_FNS(wait_request, CFQQ_WAIT_REQUEST)
+CFQQ_FNS(must_dispatch, CFQQ_MUST_DISPATCH)
+CFQQ_FNS(idle_window, CFQQ_IDLE_WINDOW)
+CFQQ_FNS(slice_new, CFQQ_SLICE_NEW)
+CFQQ_FNS(sync, CFQQ_SYNC)
+CFQQ_FNS(fifo_checked, CFQQ_FIFO_CHECKED)
+CFQQ_FNS(group_idle, CFQQ_GROUP_IDLE)
+CFQQ_FNS(deep, CFQQ_DEEP)
+#undef CFQQ_FNS
+
+/* rq->elv.priv[1] flags; priv[0] is the cfq_queue. */
+#define CFQ_RQ_QUEUED		BIT(0)	/* in its queue's lists */
+#define CFQ_RQ_DRIVER		BIT(1)	/* dispatched, counted at the driver */
+
+enum cfq_expire_why {
+	CFQ_EXP_SLICE,		/* slice used up */
+	CFQ_EXP_EMPTY,		/* ran dry, no reason to idle */
+	CFQ_EXP_IDLE_TIMEOUT,	/* idled, nothing came */
+	CFQ_EXP_PREEMPTED,	/* a more important queue arrived */
+	CFQ_EXP_ASYNC_RQ,	/* async queue dispatched its share */
+	CFQ_EXP_GONE,		/* queue freed or switched group */
+	CFQ_NR_EXPIRE,
+};
+
+static const char *const cfq_expire_name[CFQ_NR_EXPIRE] = {
+	[CFQ_EXP_SLICE]		= "slice",
+	[CFQ_EXP_EMPTY]		= "empty",
+	[CFQ_EXP_IDLE_TIMEOUT]	= "idle_timeout",
+	[CFQ_EXP_PREEMPTED]	= "preempted",
+	[CFQ_EXP_ASYNC_RQ]	= "async_rq",
+	[CFQ_EXP_GONE]		= "gone",
+};
+
+struct cfq_data {
+	struct request_queue	*q;
+	spinlock_t		lock;	/* everything below, queues, groups */
+
+	struct list_head	dispatch;	/* at-head inserts */
+	struct cfq_rb_root	grp_st;		/* busy groups by vdisktime */
+	struct cfq_group	*root_group;
+	struct cfq_queue	oom_cfqq;	/* when a queue cannot be allocated */
+
+	/* what is being served */
+	struct cfq_queue	*active_queue;
+	struct cfq_group	*serving_group;
+	enum cfq_wl_class	serving_wl_class;
+	enum cfq_wl_type	serving_wl_type;
+	u64			workload_expires;
+	u64			last_busy_ns;	/* last non-idle-class activity */
+
+	/* counts */
+	unsigned int		busy_queues;
+	unsigned int		busy_sync_queues;
+	unsigned int		rq_queued;
+	unsigned int		rq_in_driver;
+	unsigned int		rq_in_flight[2];	/* async, sync */
+	bool			held;	/* work queued that dispatch refused */
+	u64			last_delayed_sync;
+	sector_t		last_pos;
+
+	/* hardware queue depth detection */
+	int			hw_tag;		/* 0 shallow, 1 deep */
+	unsigned int		hw_tag_samples;
+	unsigned int		hw_tag_est_depth;
+
+	struct hrtimer		idle_timer;
+
+	/* tunables (sysfs) */
+	u64			fifo_expire[2];		/* ns, async, sync */
+	u64			slice[2];		/* ns, async, sync */
+	u64			slice_idle;		/* ns */
+	u64			group_idle;		/* ns */
+	u64			target_latency;		/* ns */
+	unsigned int		back_seek_max;		/* KiB */
+	unsigned int		back_seek_penalty;
+	unsigned int		slice_async_rq;
+	unsigned int		quantum;
+	unsigned int		low_latency;
+	unsigned int		async_depth;	/* scheduler tags async may use */
+
+	/* statistics (debugfs) */
+	unsigned long		stat_slices;
+	unsigned long		stat_expire[CFQ_NR_EXPIRE];
+	unsigned long		stat_idle_starts;
+	unsigned long		stat_group_idle_starts;
+	unsigned long		stat_idle_hits;
+	unsigned long		stat_dispatched[CFQ_NR_WL_CLASSES];
+	unsigned long		stat_fifo_expired;
+	unsigned long		stat_oom;
+};
+
+static struct kmem_cache *cfq_pool;
+
+/* ---- pure helpers (KUnit: cfq-iosched-test.c) ---------------------------- */
+
+/* The slice of level @ioprio (0..7) for base slice @base_ns. */
+VISIBLE_IF_KUNIT u64 cfq_prio_slice(u64 base_ns, unsigned short ioprio)
+{
+	s64 step = div_u64(base_ns, CFQ_SLICE_SCALE);
+
+	return base_ns + step * (4 - (int)min_t(unsigned short, ioprio, 7));
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_prio_slice);
+
+/*
+ * low_latency: if @busy queues with slices of slice_sync would take longer
+ * than @group_slice to get a turn each, shrink @slice in proportion, but
+ * never below what two idle periods cost (nor below CFQ_MIN_TT_NS).
+ */
+VISIBLE_IF_KUNIT u64 cfq_low_latency_slice(u64 slice, u64 slice_sync,
+					   u64 slice_idle, unsigned int busy,
+					   u64 group_slice)
+{
+	u64 expect = slice_sync * busy;
+	u64 low;
+
+	if (!busy || !slice_sync || expect <= group_slice)
+		return slice;
+	low = max_t(u64, 2 * slice_idle, CFQ_MIN_TT_NS);
+	low = min(slice, div64_u64(low * slice, slice_sync));
+	return max(div64_u64(slice * group_slice, expect), low);
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_low_latency_slice);
+
+/* Virtual time a group is charged for @charge_ns of disk time. */
+VISIBLE_IF_KUNIT u64 cfq_scale_charge(u64 charge_ns, unsigned int weight)
+{
+	return div_u64(charge_ns * CFQ_WEIGHT_DEFAULT, max(weight, 1U));
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_scale_charge);
+
+/* A group's share of target_latency among the busy groups' weights. */
+VISIBLE_IF_KUNIT u64 cfq_group_slice(u64 target_latency, unsigned int weight,
+				     unsigned int total_weight)
+{
+	if (!total_weight || weight >= total_weight)
+		return target_latency;
+	return div_u64(target_latency * weight, total_weight);
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_group_slice);
+
+/*
+ * The time a workload type gets before the others are considered: its
+ * share (@count of @busy_avg queues) of the group slice; async work gets
+ * that scaled by slice_async / slice_sync, sync work at least two idles.
+ */
+VISIBLE_IF_KUNIT u64 cfq_workload_slice(u64 group_slice, unsigned int count,
+					unsigned int busy_avg, bool async,
+					u64 slice_sync, u64 slice_async,
+					u64 slice_idle)
+{
+	u64 slice = div_u64(group_slice * count, max3(busy_avg, count, 1U));
+
+	if (async)
+		slice = slice_sync ? div64_u64(slice * slice_async, slice_sync) : slice;
+	else
+		slice = max(slice, 2 * slice_idle);
+	return max_t(u64, slice, CFQ_MIN_TT_NS);
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_workload_slice);
+
+/*
+ * Think time: an exponentially decaying mean in fixed point, weight 7/8 on
+ * the past, as 2.6 did; samples above @cap_ns count as @cap_ns.
+ */
+VISIBLE_IF_KUNIT void cfq_ttime_add(struct cfq_ttime *tt, u64 sample_ns,
+				    u64 cap_ns)
+{
+	sample_ns = min(sample_ns, cap_ns);
+	tt->samples = (7 * tt->samples + 256) / 8;
+	tt->total = div_u64(7 * tt->total + 256 * sample_ns, 8);
+	tt->mean_ns = div_u64(tt->total + 128, tt->samples);
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_ttime_add);
+
+/* Enough samples to judge (about four requests). */
+VISIBLE_IF_KUNIT bool cfq_ttime_valid(const struct cfq_ttime *tt)
+{
+	return tt->samples > 80;
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_ttime_valid);
+
+VISIBLE_IF_KUNIT u32 cfq_seek_push(u32 history, bool seeky)
+{
+	return history << 1 | seeky;
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_seek_push);
+
+VISIBLE_IF_KUNIT bool cfq_seeky(u32 history)
+{
+	return hweight32(history) > 32 / 8;
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_seeky);
+
+/*
+ * The cost of going from @head to a request at @pos: the distance, or
+ * @back_penalty times it backwards within @back_max sectors; -1 when the
+ * request is further back than that.
+ */
+VISIBLE_IF_KUNIT s64 cfq_req_cost(sector_t head, sector_t pos,
+				  sector_t back_max, unsigned int back_penalty)
+{
+	if (pos >= head)
+		return pos - head;
+	if (head - pos <= back_max)
+		return (s64)(head - pos) * back_penalty;
+	return -1;
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_req_cost);
+
+/* Requests an async queue of level @ioprio may dispatch in one slice. */
+VISIBLE_IF_KUNIT unsigned int cfq_prio_to_maxrq(unsigned int slice_async_rq,
+						unsigned short ioprio)
+{
+	return 2 * slice_async_rq * (IOPRIO_NR_LEVELS - min_t(unsigned short, ioprio, 7));
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_prio_to_maxrq);
+
+VISIBLE_IF_KUNIT enum cfq_wl_class cfq_wl_class_of(unsigned short ioprio_class)
+{
+	switch (ioprio_class) {
+	case IOPRIO_CLASS_RT:
+		return CFQ_RT_WL;
+	case IOPRIO_CLASS_IDLE:
+		return CFQ_IDLE_WL;
+	default:
+		return CFQ_BE_WL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_wl_class_of);
+
+/* ---- small accessors ---------------------------------------------------- */
+
+static inline struct cfq_io_cq *icq_to_cic(struct io_cq *icq)
+{
+	return container_of_const(icq, struct cfq_io_cq, icq);
+}
+
+static inline struct cfq_queue *rq_cfqq(struct request *rq)
+{
+	return rq->elv.priv[0];
+}
+
+static inline unsigned long cfq_rq_flags(struct request *rq)
+{
+	return (unsigned long)rq->elv.priv[1];
+}
+
+static inline void cfq_rq_set_flags(struct request *rq, unsigned long flags)
+{
+	rq->elv.priv[1] = (void *)flags;
+}
+
+static inline bool cfqq_class_idle(const struct cfq_queue *cfqq)
+{
+	return cfqq->ioprio_class == IOPRIO_CLASS_IDLE;
+}
+
+static inline bool cfqq_class_rt(const struct cfq_queue *cfqq)
+{
+	return cfqq->ioprio_class == IOPRIO_CLASS_RT;
+}
+
+static inline enum cfq_wl_type cfqq_type(const struct cfq_queue *cfqq)
+{
+	if (!cfqq_sync(cfqq))
+		return CFQ_ASYNC_WL;
+	return cfqq_idle_window(cfqq) ? CFQ_SYNC_WL : CFQ_SYNC_NOIDLE_WL;
+}
+
+static struct cfq_rb_root *cfq_st(struct cfq_group *cfqg,
+				  enum cfq_wl_class c, enum cfq_wl_type t)
+{
+	/* The idle class has one tree. */
+	return &cfqg->st[c][c == CFQ_IDLE_WL ? CFQ_SYNC_WL : t];
+}
+
+static unsigned int cfq_class_busy(struct cfq_group *cfqg, enum cfq_wl_class c)
+{
+	enum cfq_wl_type t;
+	unsigned int n = 0;
+
+	for (t = 0; t < CFQ_NR_WL_TYPES; t++)
+		n += cfqg->st[c][t].count;
+	return n;
+}
+
+static bool cfq_deep(struct cfq_data *cfqd)
+{
+	return cfqd->hw_tag == 1;
+}
+
+static void cfq_kick(struct cfq_data *cfqd)
+{
+	blk_mq_run_hw_queues(cfqd->q, true);
+}
+
+unsigned int cfq_group_weight(const struct cfq_group *cfqg)
+{
+	unsigned int w = READ_ONCE(cfqg->dev_weight);
+
+	return w ?: READ_ONCE(cfqg->new_weight);
+}
+
+/* ---- groups ------------------------------------------------------------- */
+
+void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
+		    unsigned int weight)
+{
+	int c, t;
+
+	refcount_set(&cfqg->ref, 1);
+	cfqg->cfqd = cfqd;
+	RB_CLEAR_NODE(&cfqg->rb_node);
+	cfqg->new_weight = weight;
+	cfqg->weight = weight;
+	for (c = 0; c < CFQ_NR_WL_CLASSES; c++)
+		for (t = 0; t < CFQ_NR_WL_TYPES; t++)
+			cfqg->st[c][t].rb = RB_ROOT_CACHED;
+}
+
+static void cfq_get_group(struct cfq_group *cfqg)
+{
+	refcount_inc(&cfqg->ref);
+}
+
+/*
+ * Groups are referenced by their queues and by the cgroup policy; the last
+ * reference may go after the scheduler exited (a cgroup's blkg is freed
+ * late), so this touches nothing but the group.
+ */
+void cfq_put_group(struct cfq_group *cfqg)
+{
+	if (!refcount_dec_and_test(&cfqg->ref))
+		return;
+	WARN_ON_ONCE(cfqg->on_st || cfqg->nr_cfqq);
+	kfree(cfqg);
+}
+
+static void cfq_group_st_add(struct cfq_data *cfqd, struct cfq_group *cfqg)
+{
+	struct cfq_rb_root *st = &cfqd->grp_st;
+	struct rb_node **p = &st->rb.rb_root.rb_node, *parent = NULL;
+	bool leftmost = true;
+
+	while (*p) {
+		struct cfq_group *g;
+
+		parent = *p;
+		g = rb_entry(parent, struct cfq_group, rb_node);
+		if (cfqg->vdisktime < g->vdisktime) {
+			p = &parent->rb_left;
+		} else {
+			p = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&cfqg->rb_node, parent, p);
+	rb_insert_color_cached(&cfqg->rb_node, &st->rb, leftmost);
+	st->count++;
+}
+
+static void cfq_group_st_del(struct cfq_data *cfqd, struct cfq_group *cfqg)
+{
+	rb_erase_cached(&cfqg->rb_node, &cfqd->grp_st.rb);
+	RB_CLEAR_NODE(&cfqg->rb_node);
+	cfqd->grp_st.count--;
+}
+
+static void cfq_update_min_vdisktime(struct cfq_data *cfqd)
+{
+	struct rb_node *n = rb_first_cached(&cfqd->grp_st.rb);
+
+	if (n) {
+		struct cfq_group *g = rb_entry(n, struct cfq_group, rb_node);
+
+		cfqd->grp_st.min_vdisktime = max(cfqd->grp_st.min_vdisktime,
+						 g->vdisktime);
+	}
+}
+
+/* The group got its first busy queue. */
+static void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *cfqg)
+{
+	cfqg->nr_cfqq++;
+	if (cfqg->on_st)
+		return;
+	/* A returning group starts no earlier than the busy ones. */
+	cfqg->vdisktime = max(cfqg->vdisktime, cfqd->grp_st.min_vdisktime);
+	cfqg->weight = cfq_group_weight(cfqg);
+	cfqd->grp_st.total_weight += cfqg->weight;
+	cfqg->on_st = true;
+	cfq_group_st_add(cfqd, cfqg);
+}
+
+static void cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *cfqg)
+{
+	if (WARN_ON_ONCE(!cfqg->nr_cfqq) || --cfqg->nr_cfqq)
+		return;
+	cfqd->grp_st.total_weight -= cfqg->weight;
+	cfqg->on_st = false;
+	cfq_group_st_del(cfqd, cfqg);
+	if (cfqd->serving_group == cfqg)
+		cfqd->serving_group = NULL;
+}
+
+/* Charge @cfqg for @used_ns of disk time and move it in the tree. */
+static void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
+			     u64 used_ns)
+{
+	cfqg->served_ns += used_ns;
+	if (!cfqg->on_st)
+		return;
+	cfq_group_st_del(cfqd, cfqg);
+	cfqg->vdisktime += cfq_scale_charge(used_ns, cfqg->weight);
+	/* A weight written meanwhile takes effect here. */
+	cfqd->grp_st.total_weight -= cfqg->weight;
+	cfqg->weight = cfq_group_weight(cfqg);
+	cfqd->grp_st.total_weight += cfqg->weight;
+	cfq_group_st_add(cfqd, cfqg);
+	cfq_update_min_vdisktime(cfqd);
+}
+
+static struct cfq_group *cfq_first_group(struct cfq_data *cfqd)
+{
+	struct rb_node *n = rb_first_cached(&cfqd->grp_st.rb);
+
+	return n ? rb_entry(n, struct cfq_group, rb_node) : NULL;
+}
+
+/* ---- service trees ------------------------------------------------------ */
+
+static struct cfq_queue *cfq_st_first(struct cfq_rb_root *st)
+{
+	struct rb_node *n = rb_first_cached(&st->rb);
+
+	return n ? rb_entry(n, struct cfq_queue, rb_node) : NULL;
+}
+
+static void cfq_st_insert(struct cfq_rb_root *st, struct cfq_queue *cfqq)
+{
+	struct rb_node **p = &st->rb.rb_root.rb_node, *parent = NULL;
+	bool leftmost = true;
+
+	while (*p) {
+		struct cfq_queue *q;
+
+		parent = *p;
+		q = rb_entry(parent, struct cfq_queue, rb_node);
+		if (cfqq->rb_key < q->rb_key) {
+			p = &parent->rb_left;
+		} else {
+			p = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&cfqq->rb_node, parent, p);
+	rb_insert_color_cached(&cfqq->rb_node, &st->rb, leftmost);
+	st->count++;
+	cfqq->service_tree = st;
+}
+
+static void cfq_st_remove(struct cfq_queue *cfqq)
+{
+	struct cfq_rb_root *st = cfqq->service_tree;
+
+	if (!st)
+		return;
+	rb_erase_cached(&cfqq->rb_node, &st->rb);
+	RB_CLEAR_NODE(&cfqq->rb_node);
+	st->count--;
+	cfqq->service_tree = NULL;
+}
+
+/*
+ * (Re)place @cfqq in its service tree.  @requeue: it just had its turn, or
+ * just became busy, so it goes behind the queues already waiting; lower
+ * levels behind higher ones by the difference of their slices.  The idle
+ * class goes behind everything of its tree.
+ */
+static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				 bool requeue)
+{
+	enum cfq_wl_class c = cfq_wl_class_of(cfqq->ioprio_class);
+	struct cfq_rb_root *st;
+	u64 now = ktime_get_ns();
+	u64 key = cfqq->rb_key;
+
+	cfqq->wl_type = cfqq_type(cfqq);
+	st = cfq_st(cfqq->cfqg, c, cfqq->wl_type);
+
+	if (c == CFQ_IDLE_WL) {
+		struct rb_node *n = rb_last(&st->rb.rb_root);
+
+		key = n ? rb_entry(n, struct cfq_queue, rb_node)->rb_key +
+			  CFQ_IDLE_DELAY_NS : now;
+	} else if (requeue || !cfqq->service_tree) {
+		u64 top = cfq_prio_slice(cfqd->slice[1], 0);
+		u64 mine = cfq_prio_slice(cfqd->slice[cfqq_sync(cfqq)], cfqq->ioprio);
+
+		key = now + (top > mine ? top - mine : 0) * (st->count);
+		key -= min_t(s64, max_t(s64, cfqq->slice_resid, 0), key);
+		cfqq->slice_resid = 0;
+	}
+	cfq_st_remove(cfqq);
+	cfqq->rb_key = key;
+	cfq_st_insert(st, cfqq);
+}
+
+/* @cfqq has requests: put it on a service tree. */
+static void cfq_add_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	cfqq_mark_on_rr(cfqq);
+	cfqd->busy_queues++;
+	if (cfqq_sync(cfqq))
+		cfqd->busy_sync_queues++;
+	cfq_group_busy(cfqd, cfqq->cfqg);
+	cfq_service_tree_add(cfqd, cfqq, false);
+}
+
+/* @cfqq has no requests left: take it off its service tree. */
+static void cfq_del_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	if (!cfqq_on_rr(cfqq))
+		return;
+	cfqq_clear_on_rr(cfqq);
+	cfq_st_remove(cfqq);
+	cfqd->busy_queues--;
+	if (cfqq_sync(cfqq))
+		cfqd->busy_sync_queues--;
+	cfq_group_idle(cfqd, cfqq->cfqg);
+}
+
+/* ---- queues ------------------------------------------------------------- */
+
+static void cfq_init_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			  struct cfq_group *cfqg, bool sync,
+			  unsigned short ioprio_class, unsigned short ioprio)
+{
+	memset(cfqq, 0, sizeof(*cfqq));
+	cfqq->cfqd = cfqd;
+	cfqq->cfqg = cfqg;
+	cfq_get_group(cfqg);
+	RB_CLEAR_NODE(&cfqq->rb_node);
+	cfqq->sort_list = RB_ROOT;
+	INIT_LIST_HEAD(&cfqq->fifo);
+	cfqq->ioprio_class = ioprio_class;
+	cfqq->ioprio = ioprio;
+	cfqq->pid = current->pid;
+	if (sync) {
+		cfqq_mark_sync(cfqq);
+		/* Idle until the queue shows it does not pay. */
+		if (ioprio_class != IOPRIO_CLASS_IDLE)
+			cfqq_mark_idle_window(cfqq);
+	}
+}
+
+static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				enum cfq_expire_why why);
+
+static void cfq_put_queue(struct cfq_queue *cfqq)
+{
+	struct cfq_data *cfqd = cfqq->cfqd;
+
+	lockdep_assert_held(&cfqd->lock);
+	if (WARN_ON_ONCE(cfqq->ref <= 0) || --cfqq->ref)
+		return;
+	if (cfqq == &cfqd->oom_cfqq) {
+		/* Never freed: keep one reference for ever. */
+		cfqq->ref = 1;
+		return;
+	}
+	WARN_ON_ONCE(cfqq->queued || cfqq->dispatched);
+	if (cfqd->active_queue == cfqq) {
+		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
+		cfqd->held = true;
+	}
+	cfq_del_rr(cfqd, cfqq);
+	cfq_put_group(cfqq->cfqg);
+	kmem_cache_free(cfq_pool, cfqq);
+}
+
+/* The class and level a request asks for (bio_set_ioprio() filled it in). */
+static void cfq_rq_prio(struct request *rq, unsigned short *class,
+			unsigned short *level)
+{
+	unsigned short prio = req_get_ioprio(rq);
+
+	*class = IOPRIO_PRIO_CLASS(prio);
+	*level = IOPRIO_PRIO_LEVEL(prio);
+	switch (*class) {
+	case IOPRIO_CLASS_RT:
+	case IOPRIO_CLASS_BE:
+		*level = min_t(unsigned short, *level, IOPRIO_NR_LEVELS - 1);
+		break;
+	case IOPRIO_CLASS_IDLE:
+		*level = IOPRIO_NR_LEVELS - 1;
+		break;
+	default:
+		*class = IOPRIO_CLASS_BE;
+		*level = IOPRIO_BE_NORM;
+		break;
+	}
+}
+
+static struct cfq_queue **cfq_async_slot(struct cfq_group *cfqg,
+					 unsigned short class,
+					 unsigned short level)
+{
+	if (class == IOPRIO_CLASS_IDLE)
+		return &cfqg->async_idle_cfqq;
+	return &cfqg->async_cfqq[class == IOPRIO_CLASS_RT ? 0 : 1][level];
+}
+
+static struct cfq_queue *cfq_alloc_queue(struct cfq_data *cfqd,
+					 struct cfq_group *cfqg, bool sync,
+					 unsigned short class,
+					 unsigned short level)
+{
+	struct cfq_queue *cfqq;
+
+	cfqq = kmem_cache_alloc_node(cfq_pool, GFP_NOWAIT | __GFP_NOWARN,
+				     cfqd->q->node);
+	if (!cfqq) {
+		cfqd->stat_oom++;
+		cfqd->oom_cfqq.ref++;
+		return &cfqd->oom_cfqq;
+	}
+	cfq_init_cfqq(cfqd, cfqq, cfqg, sync, class, level);
+	cfqq->ref = 1;
+	return cfqq;
+}
+
+/* The group of @bio, or the root group. */
+static struct cfq_group *cfq_bio_group(struct cfq_data *cfqd, struct bio *bio)
+{
+#ifdef CONFIG_CFQ_GROUP_IOSCHED
+	struct cfq_group *cfqg = bio ? cfq_lookup_group(cfqd, bio) : NULL;
+
+	if (cfqg && !cfqg->offline)
+		return cfqg;
+#endif
+	return cfqd->root_group;
+}
+
+/*
+ * The queue @rq goes to, with a reference for the request.  Sync queues
+ * belong to the io_cq; async ones are shared per group, class and level.
+ */
+static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
+				       struct cfq_io_cq *cic, struct request *rq)
+{
+	struct cfq_group *cfqg = cfq_bio_group(cfqd, rq->bio);
+	bool sync = rq_is_sync(rq);
+	unsigned short class, level;
+	struct cfq_queue *cfqq, **slot;
+
+	cfq_rq_prio(rq, &class, &level);
+
+	cfqq = cic->cfqq[sync];
+	/* A process that moved to another group, or a new ioprio. */
+	if (cfqq && (cfqq->cfqg != cfqg ||
+		     (!sync && (cfqq->ioprio_class != class ||
+				cfqq->ioprio != level)))) {
+		cic->cfqq[sync] = NULL;
+		cfq_put_queue(cfqq);
+		cfqq = NULL;
+	}
+	if (cfqq && sync && (cfqq->ioprio_class != class ||
+			     cfqq->ioprio != level)) {
+		cfqq->ioprio_class = class;
+		cfqq->ioprio = level;
+		if (class == IOPRIO_CLASS_IDLE)
+			cfqq_clear_idle_window(cfqq);
+		if (cfqq_on_rr(cfqq))
+			cfq_service_tree_add(cfqd, cfqq, true);
+	}
+	if (!cfqq) {
+		if (sync) {
+			cfqq = cfq_alloc_queue(cfqd, cfqg, true, class, level);
+		} else {
+			slot = cfq_async_slot(cfqg, class, level);
+			if (!*slot) {
+				*slot = cfq_alloc_queue(cfqd, cfqg, false, class,
+							level);
+			}
+			cfqq = *slot;
+			cfqq->ref++;		/* the io_cq's reference */
+		}
+		cic->cfqq[sync] = cfqq;
+	}
+	cfqq->ref++;				/* the request's reference */
+	return cfqq;
+}
+
+/* Give up the async queues of @cfqg (its cgroup went away or cfq exits). */
+static void cfq_put_async_queues(struct cfq_group *cfqg)
+{
+	int i, j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < IOPRIO_NR_LEVELS; j++) {
+			if (cfqg->async_cfqq[i][j])
+				cfq_put_queue(cfqg->async_cfqq[i][j]);
+			cfqg->async_cfqq[i][j] = NULL;
+		}
+	if (cfqg->async_idle_cfqq)
+		cfq_put_queue(cfqg->async_idle_cfqq);
+	cfqg->async_idle_cfqq = NULL;
+}
+
+void cfq_group_offline(struct cfq_group *cfqg)
+{
+	struct cfq_data *cfqd = cfqg->cfqd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cfqd->lock, flags);
+	cfqg->offline = true;
+	cfq_put_async_queues(cfqg);
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+}
+
+/* ---- per-request bookkeeping -------------------------------------------- */
+
+/* The queued request of @cfqq after @last, two-way, with back seeks. */
+static struct request *cfq_choose_req(struct cfq_data *cfqd,
+				      struct request *a, struct request *b,
+				      sector_t head)
+{
+	sector_t back = (sector_t)cfqd->back_seek_max * 2;
+	s64 ca, cb;
+
+	if (!a || a == b)
+		return b;
+	if (!b)
+		return a;
+	if (rq_is_sync(a) != rq_is_sync(b))
+		return rq_is_sync(a) ? a : b;
+	if ((a->cmd_flags & REQ_META) != (b->cmd_flags & REQ_META))
+		return a->cmd_flags & REQ_META ? a : b;
+	ca = cfq_req_cost(head, blk_rq_pos(a), back, cfqd->back_seek_penalty);
+	cb = cfq_req_cost(head, blk_rq_pos(b), back, cfqd->back_seek_penalty);
+	if (ca < 0 && cb < 0)		/* both far back: the nearer start */
+		return blk_rq_pos(a) >= blk_rq_pos(b) ? a : b;
+	if (ca < 0)
+		return b;
+	if (cb < 0)
+		return a;
+	return ca <= cb ? a : b;
+}
+
+/* The best request of @cfqq to follow @last (which is leaving the tree). */
+static struct request *cfq_find_next_rq(struct cfq_data *cfqd,
+					struct cfq_queue *cfqq,
+					struct request *last)
+{
+	struct rb_node *next = rb_next(&last->rb_node);
+	struct rb_node *prev = rb_prev(&last->rb_node);
+	struct request *n = NULL, *p = NULL;
+
+	if (next)
+		n = rb_entry_rq(next);
+	if (prev)
+		p = rb_entry_rq(prev);
+	if (!n && !p) {
+		struct rb_node *first = rb_first(&cfqq->sort_list);
+
+		if (first && first != &last->rb_node)
+			n = rb_entry_rq(first);
+	}
+	return cfq_choose_req(cfqd, n, p, blk_rq_pos(last) + blk_rq_sectors(last));
+}
+
+/* Take @rq out of its queue's lists (dispatch or merge). */
+static void cfq_remove_rq(struct cfq_data *cfqd, struct request *rq)
+{
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+	unsigned long flags = cfq_rq_flags(rq);
+
+	if (!(flags & CFQ_RQ_QUEUED))
+		return;
+	cfq_rq_set_flags(rq, flags & ~CFQ_RQ_QUEUED);
+	if (cfqq->next_rq == rq)
+		cfqq->next_rq = cfq_find_next_rq(cfqd, cfqq, rq);
+	list_del_init(&rq->queuelist);
+	elv_rb_del(&cfqq->sort_list, rq);
+	elv_rqhash_del(cfqd->q, rq);
+	if (cfqd->q->last_merge == rq)
+		cfqd->q->last_merge = NULL;
+	cfqq->queued--;
+	cfqd->rq_queued--;
+	if (RB_EMPTY_ROOT(&cfqq->sort_list)) {
+		cfqq->next_rq = NULL;
+		/* The active queue stays on its tree until it expires. */
+		if (cfqd->active_queue != cfqq)
+			cfq_del_rr(cfqd, cfqq);
+	}
+}
+
+static void cfq_update_seek(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    struct request *rq)
+{
+	sector_t pos = blk_rq_pos(rq);
+	sector_t d = 0;
+	bool seeky;
+
+	if (cfqq->last_pos)
+		d = pos > cfqq->last_pos ? pos - cfqq->last_pos : cfqq->last_pos - pos;
+	if (blk_queue_nonrot(cfqd->q))
+		seeky = blk_rq_sectors(rq) < 32;	/* small I/O costs an SSD */
+	else
+		seeky = d > CFQ_SEEK_THR_SECTORS;
+	cfqq->seek_history = cfq_seek_push(cfqq->seek_history, seeky);
+	cfqq->last_pos = pos + blk_rq_sectors(rq);
+}
+
+/*
+ * Should the sync queue @cfqq idle when it runs dry?  Not if its process
+ * thinks longer than slice_idle, not if seeky (unless it keeps a deep
+ * queue of its own), not if its process exited, not for writes that say
+ * no more I/O follows.
+ */
+static void cfq_update_idle_window(struct cfq_data *cfqd,
+				   struct cfq_queue *cfqq, struct request *rq,
+				   struct cfq_io_cq *cic)
+{
+	bool idle = cfqq_idle_window(cfqq);
+	bool old = idle;
+
+	if (!cfqq_sync(cfqq) || cfqq_class_idle(cfqq))
+		return;
+	if (cfqq->queued >= 4)
+		cfqq_mark_deep(cfqq);
+	if (op_is_write(rq->cmd_flags) && !(rq->cmd_flags & REQ_IDLE))
+		idle = false;
+	else if (!atomic_read(&cic->icq.ioc->active_ref) ||
+		 !READ_ONCE(cfqd->slice_idle) ||
+		 (!cfqq_deep(cfqq) && cfq_seeky(cfqq->seek_history)))
+		idle = false;
+	else if (cfq_ttime_valid(&cfqq->ttime))
+		idle = cfqq->ttime.mean_ns <= READ_ONCE(cfqd->slice_idle);
+	if (idle == old)
+		return;
+	if (idle)
+		cfqq_mark_idle_window(cfqq);
+	else
+		cfqq_clear_idle_window(cfqq);
+	blk_add_trace_msg(cfqd->q, "cfq%d idle=%d", cfqq->pid, idle);
+}
+
+/* ---- slices ------------------------------------------------------------- */
+
+static u64 cfq_scaled_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	u64 slice = cfq_prio_slice(cfqd->slice[cfqq_sync(cfqq)], cfqq->ioprio);
+	struct cfq_group *cfqg = cfqq->cfqg;
+	enum cfq_wl_class c = cfq_wl_class_of(cfqq->ioprio_class);
+
+	if (!READ_ONCE(cfqd->low_latency))
+		return slice;
+	return cfq_low_latency_slice(slice, cfqd->slice[1], cfqd->slice_idle,
+				     max(cfqg->busy_queues_avg[c],
+					 cfq_class_busy(cfqg, c)),
+				     cfq_group_slice(cfqd->target_latency,
+						     cfqg->weight,
+						     cfqd->grp_st.total_weight));
+}
+
+static void cfq_set_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			  u64 now)
+{
+	cfqq->slice_start = now;
+	cfqq->slice_end = now + cfq_scaled_slice(cfqd, cfqq);
+	cfqq_clear_slice_new(cfqq);
+}
+
+static bool cfq_slice_used(struct cfq_queue *cfqq, u64 now)
+{
+	return !cfqq_slice_new(cfqq) && now >= cfqq->slice_end;
+}
+
+/*
+ * The disk time @cfqq's group is charged: from its first dispatch, so that
+ * the seek to where the queue's work lies (before the slice starts, at the
+ * first completion) is the group's too; 100 us at least.
+ */
+static u64 cfq_slice_usage(struct cfq_queue *cfqq, u64 now)
+{
+	u64 from = cfqq->dispatch_start;
+
+	if (!from || now <= from + NSEC_PER_MSEC / 10)
+		return NSEC_PER_MSEC / 10;
+	return now - from;
+}
+
+static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				enum cfq_expire_why why)
+{
+	u64 now = ktime_get_ns();
+
+	lockdep_assert_held(&cfqd->lock);
+	if (cfqq_wait_request(cfqq))
+		hrtimer_try_to_cancel(&cfqd->idle_timer);
+	cfqq_clear_wait_request(cfqq);
+	cfqq_clear_group_idle(cfqq);
+	cfqq_clear_must_dispatch(cfqq);
+	cfqd->stat_expire[why]++;
+	blk_add_trace_msg(cfqd->q, "cfq%d expired %s", cfqq->pid,
+			  cfq_expire_name[why]);
+
+	if (why == CFQ_EXP_PREEMPTED && !cfqq_slice_new(cfqq) &&
+	    cfqq->slice_end > now)
+		cfqq->slice_resid = cfqq->slice_end - now;
+
+	if (cfqq->dispatch_start)
+		cfq_group_served(cfqd, cfqq->cfqg, cfq_slice_usage(cfqq, now));
+
+	if (cfqq == cfqd->active_queue)
+		cfqd->active_queue = NULL;
+
+	if (RB_EMPTY_ROOT(&cfqq->sort_list))
+		cfq_del_rr(cfqd, cfqq);
+	else if (cfqq_on_rr(cfqq))
+		cfq_service_tree_add(cfqd, cfqq, true);
+}
+
+static void cfq_set_active(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	cfqd->active_queue = cfqq;
+	if (!cfqq)
+		return;
+	cfqq->slice_start = 0;
+	cfqq->slice_end = 0;
+	cfqq->dispatch_start = 0;
+	cfqq->slice_dispatch = 0;
+	cfqq_clear_fifo_checked(cfqq);
+	cfqq_clear_must_dispatch(cfqq);
+	cfqq_mark_slice_new(cfqq);
+	cfqd->stat_slices++;
+	blk_add_trace_msg(cfqd->q, "cfq%d set_active class %u prio %u",
+			  cfqq->pid, cfqq->ioprio_class, cfqq->ioprio);
+}
+
+/* ---- choosing the next queue -------------------------------------------- */
+
+/* The workload type of class @c whose first queue has waited longest. */
+static enum cfq_wl_type cfq_oldest_type(struct cfq_group *cfqg,
+					enum cfq_wl_class c)
+{
+	enum cfq_wl_type t, best = CFQ_SYNC_WL;
+	u64 key = U64_MAX;
+
+	for (t = 0; t < CFQ_NR_WL_TYPES; t++) {
+		struct cfq_queue *q = cfq_st_first(&cfqg->st[c][t]);
+
+		if (q && q->rb_key < key) {
+			key = q->rb_key;
+			best = t;
+		}
+	}
+	return best;
+}
+
+/* Update the decaying average of busy queues per class (2.6's avg). */
+static void cfq_update_busy_avg(struct cfq_group *cfqg, enum cfq_wl_class c)
+{
+	unsigned int busy = cfq_class_busy(cfqg, c);
+	unsigned int *avg = &cfqg->busy_queues_avg[c];
+
+	*avg = busy > *avg ? busy : (*avg * 3 + busy + 3) / 4;
+}
+
+/*
+ * Pick the class and workload type to serve in @cfqg.  Returns false when
+ * only the idle class has work and it must wait (the timer is armed).
+ */
+static bool cfq_choose_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
+				u64 now)
+{
+	enum cfq_wl_class c;
+	enum cfq_wl_type t;
+	struct cfq_rb_root *st;
+	u64 slice;
+
+	if (cfq_class_busy(cfqg, CFQ_RT_WL))
+		c = CFQ_RT_WL;
+	else if (cfq_class_busy(cfqg, CFQ_BE_WL))
+		c = CFQ_BE_WL;
+	else
+		c = CFQ_IDLE_WL;
+
+	if (c == CFQ_IDLE_WL) {
+		u64 ready = cfqd->last_busy_ns + CFQ_IDLE_DELAY_NS;
+
+		if (now < ready && cfqd->busy_queues == cfq_class_busy(cfqg, c)) {
+			hrtimer_start(&cfqd->idle_timer, ns_to_ktime(ready),
+				      HRTIMER_MODE_ABS);
+			return false;
+		}
+		cfqd->serving_wl_class = c;
+		cfqd->serving_wl_type = CFQ_SYNC_WL;
+		cfqd->workload_expires = now + CFQ_MIN_TT_NS;
+		return true;
+	}
+
+	/* Keep the current workload while its slice lasts and it has work. */
+	if (c == cfqd->serving_wl_class && now < cfqd->workload_expires &&
+	    cfq_st(cfqg, c, cfqd->serving_wl_type)->count)
+		return true;
+
+	t = cfq_oldest_type(cfqg, c);
+	st = cfq_st(cfqg, c, t);
+	cfq_update_busy_avg(cfqg, c);
+	slice = cfq_workload_slice(cfq_group_slice(cfqd->target_latency,
+						   cfqg->weight,
+						   cfqd->grp_st.total_weight),
+				   st->count, cfqg->busy_queues_avg[c],
+				   t == CFQ_ASYNC_WL, cfqd->slice[1],
+				   cfqd->slice[0], cfqd->slice_idle);
+	cfqd->serving_wl_class = c;
+	cfqd->serving_wl_type = t;
+	cfqd->workload_expires = now + slice;
+	return true;
+}
+
+static struct cfq_queue *cfq_next_queue(struct cfq_data *cfqd, u64 now)
+{
+	struct cfq_group *cfqg = cfq_first_group(cfqd);
+
+	if (!cfqg)
+		return NULL;
+	if (cfqd->serving_group != cfqg) {
+		/* A new group: its workload choice starts afresh. */
+		cfqd->serving_group = cfqg;
+		cfqd->workload_expires = 0;
+	}
+	if (!cfq_choose_workload(cfqd, cfqg, now))
+		return NULL;
+	return cfq_st_first(cfq_st(cfqg, cfqd->serving_wl_class,
+				   cfqd->serving_wl_type));
+}
+
+/*
+ * Should the active queue @cfqq, now empty, keep the disk?  A queue that
+ * idles by itself (sequential sync); the last queue of the SYNC_NOIDLE
+ * workload on a shallow device, to keep that workload from losing the
+ * disk to writeback after every request.
+ */
+static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	if (!READ_ONCE(cfqd->slice_idle) || cfqq_class_idle(cfqq) ||
+	    !cfqq_sync(cfqq))
+		return false;
+	if (cfqq_idle_window(cfqq))
+		return !(blk_queue_nonrot(cfqd->q) && cfq_deep(cfqd));
+	return !cfq_deep(cfqd) && cfqq->service_tree &&
+	       cfqq->service_tree->count == 1 && cfqd->busy_queues > 1;
+}
+
+/*
+ * group_idle: @cfqq is the last busy queue of its group and other groups
+ * wait.  Hold the disk for the group, unless the queue is seeky on a deep
+ * device: there each group's idle slot would leave the array's other
+ * members idle (2.6's collapse on striped arrays).
+ */
+static bool cfq_should_group_idle(struct cfq_data *cfqd,
+				  struct cfq_queue *cfqq)
+{
+	if (!READ_ONCE(cfqd->group_idle) || !cfqq_sync(cfqq) ||
+	    cfqq_class_idle(cfqq) || cfqd->grp_st.count < 2 ||
+	    cfqq->cfqg->nr_cfqq != 1)
+		return false;
+	return !(cfq_deep(cfqd) && !cfqq_idle_window(cfqq));
+}
+
+/* Start idling on the active queue @cfqq (its last request completed). */
+static void cfq_arm_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			 u64 now)
+{
+	u64 idle;
+	bool group = false;
+
+	if (cfq_should_idle(cfqd, cfqq)) {
+		idle = READ_ONCE(cfqd->slice_idle);
+		/* A process thinking longer than the slice left: do not. */
+		if (cfq_ttime_valid(&cfqq->ttime) && cfqq->slice_end &&
+		    now + cfqq->ttime.mean_ns > cfqq->slice_end)
+			return;
+	} else if (cfq_should_group_idle(cfqd, cfqq)) {
+		idle = READ_ONCE(cfqd->group_idle);
+		group = true;
+	} else {
+		return;
+	}
+	cfqq_mark_wait_request(cfqq);
+	if (group) {
+		cfqq_mark_group_idle(cfqq);
+		cfqd->stat_group_idle_starts++;
+	} else {
+		cfqd->stat_idle_starts++;
+	}
+	hrtimer_start(&cfqd->idle_timer, ns_to_ktime(now + idle),
+		      HRTIMER_MODE_ABS);
+	blk_add_trace_msg(cfqd->q, "cfq%d idle %s %llu us", cfqq->pid,
+			  group ? "group" : "queue", div_u64(idle, NSEC_PER_USEC));
+}
+
+/*
+ * The queue to dispatch from, or NULL to hold the disk (idling, or only
+ * idle-class work that must wait).
+ */
+static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
+{
+	struct cfq_queue *cfqq = cfqd->active_queue;
+
+	if (!cfqq)
+		goto new_queue;
+	if (!cfqd->rq_queued)
+		return NULL;
+	/* The idle class gives way to any other work. */
+	if (cfqq_class_idle(cfqq) &&
+	    cfqd->busy_queues > cfq_class_busy(cfqq->cfqg, CFQ_IDLE_WL)) {
+		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_PREEMPTED);
+		goto new_queue;
+	}
+	if (cfq_slice_used(cfqq, now) && !cfqq_must_dispatch(cfqq)) {
+		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_SLICE);
+		goto new_queue;
+	}
+	if (cfqq->next_rq)
+		return cfqq;
+	/* Empty: idling, or about to idle once its requests complete. */
+	if (cfqq_wait_request(cfqq))
+		return NULL;
+	if (cfqq->dispatched && (cfq_should_idle(cfqd, cfqq) ||
+				 cfq_should_group_idle(cfqd, cfqq)))
+		return NULL;
+	__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_EMPTY);
+new_queue:
+	cfqq = cfq_next_queue(cfqd, now);
+	cfq_set_active(cfqd, cfqq);
+	return cfqq;
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+/* The FIFO's head if it expired; looked at once per slice. */
+static struct request *cfq_check_fifo(struct cfq_queue *cfqq, u64 now)
+{
+	struct request *rq;
+
+	if (cfqq_fifo_checked(cfqq) || list_empty(&cfqq->fifo))
+		return NULL;
+	cfqq_mark_fifo_checked(cfqq);
+	rq = list_first_entry(&cfqq->fifo, struct request, queuelist);
+	if (now < rq->fifo_time)
+		return NULL;
+	return rq;
+}
+
+/*
+ * May @cfqq send another request now?  Async work waits while sync
+ * requests are at the device, and ramps up after a sync request was
+ * delayed; a queue has at most quantum requests at the device while
+ * others wait; the idle class one.
+ */
+static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			     u64 now)
+{
+	unsigned int max = READ_ONCE(cfqd->quantum);
+
+	if (cfqq_class_idle(cfqq))
+		return !cfqd->rq_in_driver;
+	if (!cfqq_sync(cfqq)) {
+		u64 since = now - cfqd->last_delayed_sync;
+		unsigned int depth;
+
+		if (cfqd->rq_in_flight[1])
+			return false;
+		depth = div64_u64(since, max_t(u64, cfqd->slice[1], 1));
+		if (!depth && !cfqq->dispatched)
+			depth = 1;
+		max = min(max, depth);
+	}
+	if (cfqq->dispatched < max)
+		return true;
+	/* Alone, a queue may fill the device (sync: 2.6's rule too). */
+	return cfqd->busy_queues == 1 && cfqq_sync(cfqq);
+}
+
+static void cfq_account_dispatch(struct cfq_data *cfqd, struct request *rq,
+				 u64 now)
+{
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+
+	cfq_remove_rq(cfqd, rq);
+	cfq_rq_set_flags(rq, cfq_rq_flags(rq) | CFQ_RQ_DRIVER);
+	cfqq->dispatched++;
+	cfqq->slice_dispatch++;
+	if (!cfqq->dispatch_start)
+		cfqq->dispatch_start = now;
+	cfqd->rq_in_driver++;
+	cfqd->rq_in_flight[rq_is_sync(rq)]++;
+	cfqd->last_pos = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	cfqd->stat_dispatched[cfq_wl_class_of(cfqq->ioprio_class)]++;
+	cfqq->cfqg->served_sectors += blk_rq_sectors(rq);
+	if (!cfqq_class_idle(cfqq))
+		cfqd->last_busy_ns = now;
+}
+
+static struct request *__cfq_dispatch(struct cfq_data *cfqd, u64 now)
+{
+	struct cfq_queue *cfqq;
+	struct request *rq;
+
+	if (!list_empty(&cfqd->dispatch)) {
+		rq = list_first_entry(&cfqd->dispatch, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+		return rq;
+	}
+	if (!cfqd->rq_queued)
+		return NULL;
+
+	cfqq = cfq_select_queue(cfqd, now);
+	if (!cfqq || !cfqq->next_rq || !cfq_may_dispatch(cfqd, cfqq, now))
+		return NULL;
+
+	rq = cfq_check_fifo(cfqq, now);
+	if (rq)
+		cfqd->stat_fifo_expired++;
+	else
+		rq = cfqq->next_rq;
+	cfqq_clear_must_dispatch(cfqq);
+	cfq_account_dispatch(cfqd, rq, now);
+
+	/* An async queue that sent its share gives way at once. */
+	if (!cfqq_sync(cfqq) && cfqd->busy_queues > 1 &&
+	    cfqq->slice_dispatch >= cfq_prio_to_maxrq(cfqd->slice_async_rq,
+						      cfqq->ioprio))
+		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_ASYNC_RQ);
+	/* The idle class is served one request at a time. */
+	else if (cfqq_class_idle(cfqq))
+		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_SLICE);
+	return rq;
+}
+
+static struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
+{
+	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
+	struct request *rq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cfqd->lock, flags);
+	rq = __cfq_dispatch(cfqd, ktime_get_ns());
+	if (rq)
+		rq->rq_flags |= RQF_STARTED;
+	else if (cfqd->rq_queued)
+		WRITE_ONCE(cfqd->held, true);
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+	return rq;
+}
+
+static bool cfq_has_work(struct blk_mq_hw_ctx *hctx)
+{
+	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
+	struct cfq_queue *cfqq;
+
+	if (!list_empty_careful(&cfqd->dispatch))
+		return true;
+	if (!READ_ONCE(cfqd->rq_queued) || READ_ONCE(cfqd->held))
+		return false;
+	/* While idling, the timer or an arriving request reruns the queue. */
+	cfqq = READ_ONCE(cfqd->active_queue);
+	return !(cfqq && test_bit(CFQQ_WAIT_REQUEST, &cfqq->flags));
+}
+
+/* ---- idle timer --------------------------------------------------------- */
+
+static enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer)
+{
+	struct cfq_data *cfqd = container_of(timer, struct cfq_data, idle_timer);
+	struct cfq_queue *cfqq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cfqd->lock, flags);
+	cfqq = cfqd->active_queue;
+	if (cfqq && cfqq_wait_request(cfqq)) {
+		cfqq_clear_wait_request(cfqq);
+		/* Requests arrived meanwhile but did not end the wait. */
+		if (!cfqq->next_rq || cfq_slice_used(cfqq, ktime_get_ns()))
+			__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_IDLE_TIMEOUT);
+	}
+	WRITE_ONCE(cfqd->held, false);
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+	/* Also the end of the idle class's wait. */
+	cfq_kick(cfqd);
+	return HRTIMER_NORESTART;
+}
+
+/* ---- completion --------------------------------------------------------- */
+
+/*
+ * hw_tag: does the device keep a deep queue busy?  The first verdict, and
+ * a veto at every sample, comes from the device's queue depth
+ * (blk_queue_depth(), which SCSI sets per device): with idling on, a
+ * workload could never show a depth it is not given (2.6 started from
+ * "unknown" and, idling per group, never learnt that a striped array was
+ * deep).  Samples taken while there is enough work to show the depth then
+ * correct it, as 2.6 did: the verdict of 50 samples holds until the next.
+ */
+static void cfq_update_hw_tag(struct cfq_data *cfqd)
+{
+	struct cfq_queue *cfqq = cfqd->active_queue;
+
+	/* The device's depth now (SCSI sets it per device). */
+	if (blk_queue_depth(cfqd->q) < CFQ_HW_QUEUE_MIN) {
+		cfqd->hw_tag = 0;
+		return;
+	}
+	cfqd->hw_tag_est_depth = max(cfqd->hw_tag_est_depth, cfqd->rq_in_driver);
+	/* A depth the scheduler itself held back says nothing of the device. */
+	if (cfqd->held)
+		return;
+	if (cfqd->rq_in_driver <= CFQ_HW_QUEUE_MIN &&
+	    cfqd->rq_queued <= CFQ_HW_QUEUE_MIN)
+		return;
+	/* One idling queue cannot show the depth. */
+	if (cfqq && cfqq_idle_window(cfqq) &&
+	    cfqq->dispatched + cfqq->queued < CFQ_HW_QUEUE_MIN &&
+	    cfqd->rq_in_driver < CFQ_HW_QUEUE_MIN)
+		return;
+	if (++cfqd->hw_tag_samples < CFQ_HW_TAG_SAMPLES)
+		return;
+	cfqd->hw_tag = cfqd->hw_tag_est_depth >= CFQ_HW_QUEUE_MIN;
+	cfqd->hw_tag_samples = 0;
+	cfqd->hw_tag_est_depth = 0;
+}
+
+/* Undo the driver accounting of @rq; false if it was not counted. */
+static bool cfq_rq_left_driver(struct cfq_data *cfqd, struct request *rq)
+{
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+	unsigned long flags = cfq_rq_flags(rq);
+
+	if (!cfqq || !(flags & CFQ_RQ_DRIVER))
+		return false;
+	cfq_rq_set_flags(rq, flags & ~CFQ_RQ_DRIVER);
+	if (!WARN_ON_ONCE(!cfqq->dispatched))
+		cfqq->dispatched--;
+	if (!WARN_ON_ONCE(!cfqd->rq_in_driver))
+		cfqd->rq_in_driver--;
+	if (!WARN_ON_ONCE(!cfqd->rq_in_flight[rq_is_sync(rq)]))
+		cfqd->rq_in_flight[rq_is_sync(rq)]--;
+	return true;
+}
+
+static void cfq_completed_request(struct request *rq, u64 now)
+{
+	struct cfq_data *cfqd = rq->q->elevator->elevator_data;
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+	unsigned long flags;
+	bool kick;
+
+	spin_lock_irqsave(&cfqd->lock, flags);
+	cfq_update_hw_tag(cfqd);
+	if (!cfq_rq_left_driver(cfqd, rq)) {
+		spin_unlock_irqrestore(&cfqd->lock, flags);
+		return;
+	}
+	now = ktime_get_ns();
+	if (rq_is_sync(rq)) {
+		cfqq->ttime.last_end_ns = now;
+		if (now - rq->start_time_ns > cfqd->fifo_expire[1])
+			cfqd->last_delayed_sync = now;
+	}
+	if (cfqq == cfqd->active_queue) {
+		if (cfqq_slice_new(cfqq))
+			cfq_set_slice(cfqd, cfqq, now);
+		if (cfq_slice_used(cfqq, now)) {
+			__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_SLICE);
+		} else if (!cfqq->dispatched && !cfqq->next_rq) {
+			cfq_arm_idle(cfqd, cfqq, now);
+			if (!cfqq_wait_request(cfqq))
+				__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_EMPTY);
+		}
+	}
+	kick = cfqd->held;
+	WRITE_ONCE(cfqd->held, false);
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+	if (kick)
+		cfq_kick(cfqd);
+}
+
+static void cfq_requeue_request(struct request *rq)
+{
+	struct cfq_data *cfqd = rq->q->elevator->elevator_data;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cfqd->lock, flags);
+	cfq_rq_left_driver(cfqd, rq);
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+}
+
+static void cfq_prepare_request(struct request *rq)
+{
+	rq->elv.icq = ioc_find_get_icq(rq->q);
+	rq->elv.priv[0] = NULL;
+	rq->elv.priv[1] = NULL;
+}
+
+static void cfq_finish_request(struct request *rq)
+{
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+
+	if (cfqq) {
+		struct cfq_data *cfqd = cfqq->cfqd;
+		unsigned long flags;
+
+		spin_lock_irqsave(&cfqd->lock, flags);
+		/* Not completed through the scheduler (e.g. a failed dispatch). */
+		cfq_rq_left_driver(cfqd, rq);
+		WARN_ON_ONCE(cfq_rq_flags(rq) & CFQ_RQ_QUEUED);
+		rq->elv.priv[0] = NULL;
+		cfq_put_queue(cfqq);
+		spin_unlock_irqrestore(&cfqd->lock, flags);
+	}
+	if (rq->elv.icq) {
+		put_io_context(rq->elv.icq->ioc);
+		rq->elv.icq = NULL;
+	}
+}
+
+/* ---- insertion and merging ---------------------------------------------- */
+
+/*
+ * Attach @rq to its queue (once: a requeued request keeps it).  Done at
+ * insertion, not in prepare_request, as bfq does: only then is the
+ * request's bio (its cgroup) final.  Returns NULL without an io_cq.
+ */
+static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
+{
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+
+	if (cfqq)
+		return cfqq;
+	if (!rq->elv.icq)
+		return NULL;
+	cfqq = cfq_get_queue(cfqd, icq_to_cic(rq->elv.icq), rq);
+	rq->elv.priv[0] = cfqq;
+	return cfqq;
+}
+
+/*
+ * Should @new, which just received a request, take the disk from the
+ * active queue @cfqq?  RT from the other classes, anything from the idle
+ * class, sync from async; within a group only.
+ */
+static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
+			       struct cfq_queue *cfqq)
+{
+	if (new == cfqq || cfqq_class_idle(new))
+		return false;
+	if (cfqq_class_idle(cfqq))
+		return true;
+	if (new->cfqg != cfqq->cfqg)
+		return false;
+	if (cfqq_class_rt(new) && !cfqq_class_rt(cfqq))
+		return true;
+	if (cfqq_sync(new) && !cfqq_sync(cfqq))
+		return true;
+	/* Idling at the end of the SYNC_NOIDLE workload, which @new joins. */
+	if (cfqq->wl_type == CFQ_SYNC_NOIDLE_WL && !cfqq->next_rq &&
+	    new->service_tree == cfqq->service_tree)
+		return true;
+	/* The group idles for this queue's group. */
+	return cfqq_group_idle(cfqq) && !cfqq->next_rq;
+}
+
+/* @rq was queued in @cfqq: update what the scheduler knows of it. */
+static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    struct request *rq, struct cfq_io_cq *cic)
+{
+	struct cfq_queue *active = cfqd->active_queue;
+	u64 now = ktime_get_ns();
+
+	if (cfqq_sync(cfqq)) {
+		if (cfqq->ttime.last_end_ns && !cfqq->dispatched)
+			cfq_ttime_add(&cfqq->ttime, now - cfqq->ttime.last_end_ns,
+				      2 * READ_ONCE(cfqd->slice_idle));
+		cfq_update_seek(cfqd, cfqq, rq);
+		if (cic)
+			cfq_update_idle_window(cfqd, cfqq, rq, cic);
+	}
+	if (!cfqq_class_idle(cfqq))
+		cfqd->last_busy_ns = now;
+
+	if (cfqq == active) {
+		if (cfqq_wait_request(cfqq)) {
+			hrtimer_try_to_cancel(&cfqd->idle_timer);
+			cfqq_clear_wait_request(cfqq);
+			cfqq_clear_group_idle(cfqq);
+			cfqd->stat_idle_hits++;
+			cfqd->held = true;
+		}
+	} else if (active && cfq_should_preempt(cfqd, cfqq, active)) {
+		__cfq_slice_expired(cfqd, active, CFQ_EXP_PREEMPTED);
+		/* The preempting queue is served next in its tree. */
+		if (cfqq->service_tree && cfqq_on_rr(cfqq)) {
+			struct cfq_queue *first = cfq_st_first(cfqq->service_tree);
+
+			cfq_st_remove(cfqq);
+			cfqq->rb_key = first ? min(first->rb_key, cfqq->rb_key) - 1 :
+					       cfqq->rb_key;
+			cfq_st_insert(cfq_st(cfqq->cfqg,
+					     cfq_wl_class_of(cfqq->ioprio_class),
+					     cfqq->wl_type), cfqq);
+		}
+		cfqd->serving_wl_class = cfq_wl_class_of(cfqq->ioprio_class);
+		cfqd->serving_wl_type = cfqq->wl_type;
+		cfqd->workload_expires = 0;
+		cfqd->held = true;
+	}
+}
+
+static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
+			       blk_insert_t insert_flags, struct list_head *free)
+{
+	struct request_queue *q = hctx->queue;
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+	struct cfq_queue *cfqq;
+
+	lockdep_assert_held(&cfqd->lock);
+
+	if (blk_mq_sched_try_insert_merge(q, rq, free))
+		return;
+
+	trace_block_rq_insert(rq);
+
+	cfqq = cfq_init_rq(cfqd, rq);
+	if (!cfqq || (insert_flags & BLK_MQ_INSERT_AT_HEAD)) {
+		list_add(&rq->queuelist, &cfqd->dispatch);
+		rq->fifo_time = jiffies;
+		return;
+	}
+
+	elv_rb_add(&cfqq->sort_list, rq);
+	if (rq_mergeable(rq)) {
+		elv_rqhash_add(q, rq);
+		if (!q->last_merge)
+			q->last_merge = rq;
+	}
+	rq->fifo_time = ktime_get_ns() + cfqd->fifo_expire[rq_is_sync(rq)];
+	list_add_tail(&rq->queuelist, &cfqq->fifo);
+	cfq_rq_set_flags(rq, cfq_rq_flags(rq) | CFQ_RQ_QUEUED);
+	cfqq->queued++;
+	cfqd->rq_queued++;
+	cfqq->next_rq = cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_pos);
+	if (!cfqq_on_rr(cfqq))
+		cfq_add_rr(cfqd, cfqq);
+	cfq_rq_enqueued(cfqd, cfqq, rq,
+			rq->elv.icq ? icq_to_cic(rq->elv.icq) : NULL);
+}
+
+static void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
+				struct list_head *list, blk_insert_t flags)
+{
+	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
+	unsigned long irqflags;
+	LIST_HEAD(free);
+
+	spin_lock_irqsave(&cfqd->lock, irqflags);
+	while (!list_empty(list)) {
+		struct request *rq;
+
+		rq = list_first_entry(list, struct request, queuelist);
+		list_del_init(&rq->queuelist);
+		cfq_insert_request(hctx, rq, flags, &free);
+	}
+	/* Decide again: blk-mq runs the queue after an insertion. */
+	WRITE_ONCE(cfqd->held, false);
+	spin_unlock_irqrestore(&cfqd->lock, irqflags);
+
+	blk_mq_free_requests(&free);
+}
+
+/* The current task's queue for a bio of kind @sync, if it has one. */
+static struct cfq_queue *cfq_bio_cfqq(struct request_queue *q, bool sync)
+{
+	struct io_cq *icq;
+
+	if (!current->io_context)
+		return NULL;
+	icq = ioc_lookup_icq(q);
+
+	return icq ? icq_to_cic(icq)->cfqq[sync] : NULL;
+}
+
+static int cfq_request_merge(struct request_queue *q, struct request **rq,
+			     struct bio *bio)
+{
+	struct cfq_queue *cfqq = cfq_bio_cfqq(q, op_is_sync(bio->bi_opf));
+	struct request *__rq;
+
+	if (!cfqq)
+		return ELEVATOR_NO_MERGE;
+	__rq = elv_rb_find(&cfqq->sort_list, bio_end_sector(bio));
+	if (__rq && elv_bio_merge_ok(__rq, bio)) {
+		*rq = __rq;
+		if (blk_discard_mergable(__rq))
+			return ELEVATOR_DISCARD_MERGE;
+		return ELEVATOR_FRONT_MERGE;
+	}
+	return ELEVATOR_NO_MERGE;
+}
+
+static void cfq_request_merged(struct request_queue *q, struct request *req,
+			       enum elv_merge type)
+{
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+	struct cfq_queue *cfqq = rq_cfqq(req);
+
+	/* A front merge changes the sector the request is sorted by. */
+	if (type == ELEVATOR_FRONT_MERGE && cfqq &&
+	    (cfq_rq_flags(req) & CFQ_RQ_QUEUED)) {
+		elv_rb_del(&cfqq->sort_list, req);
+		elv_rb_add(&cfqq->sort_list, req);
+		cfqq->next_rq = cfq_choose_req(cfqd, cfqq->next_rq, req,
+					       cfqd->last_pos);
+	}
+}
+
+static void cfq_requests_merged(struct request_queue *q, struct request *req,
+				struct request *next)
+{
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+
+	lockdep_assert_held(&cfqd->lock);
+
+	/* @req inherits the earlier expiry of @next, within one queue. */
+	if (rq_cfqq(req) == rq_cfqq(next) &&
+	    (cfq_rq_flags(req) & CFQ_RQ_QUEUED) &&
+	    (cfq_rq_flags(next) & CFQ_RQ_QUEUED) &&
+	    next->fifo_time < req->fifo_time) {
+		list_move(&req->queuelist, &next->queuelist);
+		req->fifo_time = next->fifo_time;
+	}
+	if (rq_cfqq(next))
+		cfq_remove_rq(cfqd, next);
+}
+
+/* Bios merge only into requests of their own queue. */
+static bool cfq_allow_merge(struct request_queue *q, struct request *rq,
+			    struct bio *bio)
+{
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+
+	if (op_is_sync(bio->bi_opf) && !rq_is_sync(rq))
+		return false;
+	return !cfqq || cfq_bio_cfqq(q, op_is_sync(bio->bi_opf)) == cfqq;
+}
+
+static bool cfq_bio_merge(struct request_queue *q, struct bio *bio,
+			  unsigned int nr_segs)
+{
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+	struct request *free = NULL;
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&cfqd->lock, flags);
+	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+
+	if (free)
+		blk_mq_free_request(free);
+	return ret;
+}
+
+/* ---- tag depth ---------------------------------------------------------- */
+
+static void cfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+{
+	struct cfq_data *cfqd = data->q->elevator->elevator_data;
+
+	/* Keep a quarter of the scheduler tags for sync requests. */
+	if (!op_is_sync(opf))
+		data->shallow_depth = cfqd->async_depth;
+}
+
+static void cfq_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
+	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
+
+	/* The shallow depth applies per sbitmap word. */
+	cfqd->async_depth = max(1U, (3U << bt->sb.shift) / 4);
+	sbitmap_queue_min_shallow_depth(bt, cfqd->async_depth);
+}
+
+static int cfq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
+{
+	cfq_depth_updated(hctx);
+	return 0;
+}
+
+/* ---- io_cq -------------------------------------------------------------- */
+
+static void cfq_init_icq(struct io_cq *icq)
+{
+	struct cfq_io_cq *cic = icq_to_cic(icq);
+
+	cic->cfqq[0] = NULL;
+	cic->cfqq[1] = NULL;
+}
+
+/* Called under the queue lock; the io_cq's queue references go. */
+static void cfq_exit_icq(struct io_cq *icq)
+{
+	struct cfq_io_cq *cic = icq_to_cic(icq);
+	struct cfq_data *cfqd = icq->q->elevator->elevator_data;
+	unsigned long flags;
+	bool kick;
+	int i;
+
+	spin_lock_irqsave(&cfqd->lock, flags);
+	for (i = 0; i < 2; i++) {
+		struct cfq_queue *cfqq = cic->cfqq[i];
+
+		cic->cfqq[i] = NULL;
+		if (!cfqq)
+			continue;
+		/* An exited process does not come back: stop idling for it. */
+		if (cfqq == cfqd->active_queue && cfqq_wait_request(cfqq)) {
+			__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
+			cfqd->held = true;
+		}
+		cfq_put_queue(cfqq);
+	}
+	kick = cfqd->held && cfqd->rq_queued;
+	WRITE_ONCE(cfqd->held, false);
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+	if (kick)
+		cfq_kick(cfqd);
+}
+
+/* ---- init and exit ------------------------------------------------------ */
+
+static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	struct cfq_data *cfqd;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return -ENOMEM;
+
+	cfqd = kzalloc_node(sizeof(*cfqd), GFP_KERNEL, q->node);
+	if (!cfqd)
+		goto out_eq;
+	eq->elevator_data = cfqd;
+
+	cfqd->q = q;
+	spin_lock_init(&cfqd->lock);
+	INIT_LIST_HEAD(&cfqd->dispatch);
+	cfqd->grp_st.rb = RB_ROOT_CACHED;
+	hrtimer_init(&cfqd->idle_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	cfqd->idle_timer.function = cfq_idle_timer_fn;
+
+	cfqd->fifo_expire[0] = CFQ_FIFO_EXPIRE_ASYNC_MS * NSEC_PER_MSEC;
+	cfqd->fifo_expire[1] = CFQ_FIFO_EXPIRE_SYNC_MS * NSEC_PER_MSEC;
+	cfqd->slice[0] = CFQ_SLICE_ASYNC_MS * NSEC_PER_MSEC;
+	cfqd->slice[1] = CFQ_SLICE_SYNC_MS * NSEC_PER_MSEC;
+	cfqd->slice_idle = CFQ_SLICE_IDLE_MS * NSEC_PER_MSEC;
+	cfqd->group_idle = CFQ_GROUP_IDLE_MS * NSEC_PER_MSEC;
+	cfqd->target_latency = CFQ_TARGET_LATENCY_MS * NSEC_PER_MSEC;
+	cfqd->back_seek_max = CFQ_BACK_SEEK_MAX_KB;
+	cfqd->back_seek_penalty = CFQ_BACK_SEEK_PENALTY;
+	cfqd->slice_async_rq = CFQ_SLICE_ASYNC_RQ;
+	cfqd->quantum = CFQ_QUANTUM;
+	cfqd->low_latency = 1;
+	cfqd->hw_tag = blk_queue_depth(q) >= CFQ_HW_QUEUE_MIN;
+	/* Nothing sync was delayed yet: async work may use the full depth. */
+	cfqd->last_delayed_sync = 0;
+
+	/* The groups' init finds cfq_data through q->elevator, as bfq's. */
+	q->elevator = eq;
+#ifdef CONFIG_CFQ_GROUP_IOSCHED
+	cfqd->root_group = cfq_activate_groups(q);
+#else
+	cfqd->root_group = kzalloc_node(sizeof(*cfqd->root_group), GFP_KERNEL,
+					q->node);
+	if (cfqd->root_group)
+		cfq_init_group(cfqd->root_group, cfqd, CFQ_WEIGHT_DEFAULT);
+#endif
+	if (!cfqd->root_group)
+		goto out_cfqd;
+	/* The fallback queue: BE, normal level, root group, never freed. */
+	cfq_init_cfqq(cfqd, &cfqd->oom_cfqq, cfqd->root_group, false,
+		      IOPRIO_CLASS_BE, IOPRIO_BE_NORM);
+	cfqd->oom_cfqq.ref = 1;
+
+	/* Scheduling state is per queue: dispatch from one hardware queue. */
+	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+	return 0;
+
+out_cfqd:
+	kfree(cfqd);
+out_eq:
+	kobject_put(&eq->kobj);
+	return -ENOMEM;
+}
+
+static void cfq_exit_sched(struct elevator_queue *e)
+{
+	struct cfq_data *cfqd = e->elevator_data;
+	struct cfq_group *root;
+
+	hrtimer_cancel(&cfqd->idle_timer);
+
+	spin_lock_irq(&cfqd->lock);
+	if (cfqd->active_queue)
+		__cfq_slice_expired(cfqd, cfqd->active_queue, CFQ_EXP_GONE);
+	cfq_put_async_queues(cfqd->root_group);
+	WARN_ON_ONCE(!list_empty(&cfqd->dispatch));
+	WARN_ON_ONCE(cfqd->rq_queued || cfqd->rq_in_driver);
+	WARN_ON_ONCE(cfqd->busy_queues);
+	/* The oom queue's group reference. */
+	root = cfqd->root_group;
+	cfq_put_group(root);
+	spin_unlock_irq(&cfqd->lock);
+
+#ifdef CONFIG_CFQ_GROUP_IOSCHED
+	cfq_deactivate_groups(cfqd->q);
+#else
+	cfq_put_group(root);
+#endif
+	kfree(cfqd);
+}
+
+/* ---- sysfs -------------------------------------------------------------- */
+
+#define CFQ_MS_TO_NS(ms)	((u64)(ms) * NSEC_PER_MSEC)
+#define CFQ_NS_TO_MS(ns)	div_u64(ns, NSEC_PER_MSEC)
+#define CFQ_AS_IS(v)		(v)
+
+#define SHOW_FUNCTION(name, __VAR, __CONV)				\
+static ssize_t cfq_##name##_show(struct elevator_queue *e, char *page)	\
+{									\
+	struct cfq_data *cfqd = e->elevator_data;			\
+									\
+	return sysfs_emit(page, "%llu\n", (u64)__CONV(READ_ONCE(__VAR))); \
+}
+
+SHOW_FUNCTION(fifo_expire_sync, cfqd->fifo_expire[1], CFQ_NS_TO_MS);
+SHOW_FUNCTION(fifo_expire_async, cfqd->fifo_expire[0], CFQ_NS_TO_MS);
+SHOW_FUNCTION(slice_sync, cfqd->slice[1], CFQ_NS_TO_MS);
+SHOW_FUNCTION(slice_async, cfqd->slice[0], CFQ_NS_TO_MS);
+SHOW_FUNCTION(slice_idle, cfqd->slice_idle, CFQ_NS_TO_MS);
+SHOW_FUNCTION(group_idle, cfqd->group_idle, CFQ_NS_TO_MS);
+SHOW_FUNCTION(target_latency, cfqd->target_latency, CFQ_NS_TO_MS);
+SHOW_FUNCTION(back_seek_max, cfqd->back_seek_max, CFQ_AS_IS);
+SHOW_FUNCTION(back_seek_penalty, cfqd->back_seek_penalty, CFQ_AS_IS);
+SHOW_FUNCTION(slice_async_rq, cfqd->slice_async_rq, CFQ_AS_IS);
+SHOW_FUNCTION(quantum, cfqd->quantum, CFQ_AS_IS);
+SHOW_FUNCTION(low_latency, cfqd->low_latency, CFQ_AS_IS);
+#undef SHOW_FUNCTION
+
+/* Decimal values out of [min, max] fail with EINVAL and change nothing. */
+static int cfq_parse(const char *page, unsigned int min, unsigned int max,
+		     unsigned int *v)
+{
+	if (kstrtouint(page, 10, v) || *v < min || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
+#define STORE_FUNCTION(name, __VAR, MIN, MAX, __CONV)			\
+static ssize_t cfq_##name##_store(struct elevator_queue *e,		\
+				  const char *page, size_t count)	\
+{									\
+	struct cfq_data *cfqd = e->elevator_data;			\
+	unsigned int v;							\
+	int ret = cfq_parse(page, MIN, MAX, &v);			\
+									\
+	if (ret)							\
+		return ret;						\
+	WRITE_ONCE(__VAR, __CONV(v));					\
+	return count;							\
+}
+
+STORE_FUNCTION(fifo_expire_sync, cfqd->fifo_expire[1], 1, CFQ_MAX_MS,
+	       CFQ_MS_TO_NS);
+STORE_FUNCTION(fifo_expire_async, cfqd->fifo_expire[0], 1, CFQ_MAX_MS,
+	       CFQ_MS_TO_NS);
+STORE_FUNCTION(slice_sync, cfqd->slice[1], 1, CFQ_MAX_MS, CFQ_MS_TO_NS);
+STORE_FUNCTION(slice_async, cfqd->slice[0], 1, CFQ_MAX_MS, CFQ_MS_TO_NS);
+STORE_FUNCTION(slice_idle, cfqd->slice_idle, 0, CFQ_MAX_MS, CFQ_MS_TO_NS);
+STORE_FUNCTION(group_idle, cfqd->group_idle, 0, CFQ_MAX_MS, CFQ_MS_TO_NS);
+STORE_FUNCTION(target_latency, cfqd->target_latency, 1, CFQ_MAX_MS,
+	       CFQ_MS_TO_NS);
+STORE_FUNCTION(back_seek_max, cfqd->back_seek_max, 0, UINT_MAX / 2,
+	       CFQ_AS_IS);
+STORE_FUNCTION(back_seek_penalty, cfqd->back_seek_penalty, 1, 1000,
+	       CFQ_AS_IS);
+STORE_FUNCTION(slice_async_rq, cfqd->slice_async_rq, 1, 1024, CFQ_AS_IS);
+STORE_FUNCTION(quantum, cfqd->quantum, 1, 4096, CFQ_AS_IS);
+STORE_FUNCTION(low_latency, cfqd->low_latency, 0, 1, CFQ_AS_IS);
+#undef STORE_FUNCTION
+
+#define CFQ_RW_ATTR(name) __ATTR(name, 0644, cfq_##name##_show, cfq_##name##_store)
+
+static struct elv_fs_entry cfq_attrs[] = {
+	CFQ_RW_ATTR(fifo_expire_sync),
+	CFQ_RW_ATTR(fifo_expire_async),
+	CFQ_RW_ATTR(slice_sync),
+	CFQ_RW_ATTR(slice_async),
+	CFQ_RW_ATTR(slice_idle),
+	CFQ_RW_ATTR(group_idle),
+	CFQ_RW_ATTR(target_latency),
+	CFQ_RW_ATTR(back_seek_max),
+	CFQ_RW_ATTR(back_seek_penalty),
+	CFQ_RW_ATTR(slice_async_rq),
+	CFQ_RW_ATTR(quantum),
+	CFQ_RW_ATTR(low_latency),
+	__ATTR_NULL
+};
+
+/* ---- debugfs ------------------------------------------------------------ */
+
+#ifdef CONFIG_BLK_DEBUG_FS
+static void cfq_show_queue(struct seq_file *m, struct cfq_queue *cfqq)
+{
+	seq_printf(m, "  cfq%d %s class %u prio %u type %d queued %u dispatched %u ttime_us %llu seeky %d idle_window %d\n",
+		   cfqq->pid, cfqq_sync(cfqq) ? "sync" : "async",
+		   cfqq->ioprio_class, cfqq->ioprio, cfqq->wl_type,
+		   cfqq->queued, cfqq->dispatched,
+		   div_u64(cfqq->ttime.mean_ns, NSEC_PER_USEC),
+		   cfq_seeky(cfqq->seek_history), cfqq_idle_window(cfqq));
+}
+
+/* What is served, the busy groups and their queues. */
+static int cfq_state_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+	struct rb_node *gn;
+
+	spin_lock_irq(&cfqd->lock);
+	seq_printf(m, "hw_tag %d\nbusy_queues %u\nqueued %u\nin_driver %u %u\n",
+		   cfqd->hw_tag, cfqd->busy_queues, cfqd->rq_queued,
+		   cfqd->rq_in_flight[1], cfqd->rq_in_flight[0]);
+	seq_printf(m, "serving class %d type %d\n", cfqd->serving_wl_class,
+		   cfqd->serving_wl_type);
+	if (cfqd->active_queue) {
+		seq_puts(m, "active\n");
+		cfq_show_queue(m, cfqd->active_queue);
+	}
+	for (gn = rb_first_cached(&cfqd->grp_st.rb); gn; gn = rb_next(gn)) {
+		struct cfq_group *g = rb_entry(gn, struct cfq_group, rb_node);
+		int c, t;
+
+		seq_printf(m, "group %p weight %u vdisktime %llu busy %u\n", g,
+			   g->weight, g->vdisktime, g->nr_cfqq);
+		for (c = 0; c < CFQ_NR_WL_CLASSES; c++)
+			for (t = 0; t < CFQ_NR_WL_TYPES; t++) {
+				struct rb_node *n;
+
+				for (n = rb_first_cached(&g->st[c][t].rb); n;
+				     n = rb_next(n))
+					cfq_show_queue(m, rb_entry(n, struct cfq_queue,
+								   rb_node));
+			}
+	}
+	spin_unlock_irq(&cfqd->lock);
+	return 0;
+}
+
+/* Counters since the scheduler was selected, one "name value" a line. */
+static int cfq_stats_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+	int i;
+
+	spin_lock_irq(&cfqd->lock);
+	seq_printf(m, "slices %lu\nidle_starts %lu\ngroup_idle_starts %lu\nidle_hits %lu\n",
+		   cfqd->stat_slices, cfqd->stat_idle_starts,
+		   cfqd->stat_group_idle_starts, cfqd->stat_idle_hits);
+	for (i = 0; i < CFQ_NR_EXPIRE; i++)
+		seq_printf(m, "expired_%s %lu\n", cfq_expire_name[i],
+			   cfqd->stat_expire[i]);
+	seq_printf(m, "dispatched_rt %lu\ndispatched_be %lu\ndispatched_idle %lu\n",
+		   cfqd->stat_dispatched[CFQ_RT_WL],
+		   cfqd->stat_dispatched[CFQ_BE_WL],
+		   cfqd->stat_dispatched[CFQ_IDLE_WL]);
+	seq_printf(m, "fifo_expired %lu\noom %lu\n", cfqd->stat_fifo_expired,
+		   cfqd->stat_oom);
+	spin_unlock_irq(&cfqd->lock);
+	return 0;
+}
+
+static void *cfq_dispatch_start(struct seq_file *m, loff_t *pos)
+	__acquires(&cfqd->lock)
+{
+	struct request_queue *q = m->private;
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+
+	spin_lock_irq(&cfqd->lock);
+	return seq_list_start(&cfqd->dispatch, *pos);
+}
+
+static void *cfq_dispatch_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct request_queue *q = m->private;
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+
+	return seq_list_next(v, &cfqd->dispatch, pos);
+}
+
+static void cfq_dispatch_stop(struct seq_file *m, void *v)
+	__releases(&cfqd->lock)
+{
+	struct request_queue *q = m->private;
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+
+	spin_unlock_irq(&cfqd->lock);
+}
+
+static const struct seq_operations cfq_dispatch_seq_ops = {
+	.start	= cfq_dispatch_start,
+	.next	= cfq_dispatch_next,
+	.stop	= cfq_dispatch_stop,
+	.show	= blk_mq_debugfs_rq_show,
+};
+
+static const struct blk_mq_debugfs_attr cfq_queue_debugfs_attrs[] = {
+	{"dispatch", 0400, .seq_ops = &cfq_dispatch_seq_ops},
+	{"state", 0400, cfq_state_show},
+	{"stats", 0400, cfq_stats_show},
+	{},
+};
+#endif
+
+static struct elevator_type cfq_sched = {
+	.ops = {
+		.init_sched		= cfq_init_sched,
+		.exit_sched		= cfq_exit_sched,
+		.init_hctx		= cfq_init_hctx,
+		.depth_updated		= cfq_depth_updated,
+		.limit_depth		= cfq_limit_depth,
+		.insert_requests	= cfq_insert_requests,
+		.dispatch_request	= cfq_dispatch_request,
+		.has_work		= cfq_has_work,
+		.prepare_request	= cfq_prepare_request,
+		.finish_request		= cfq_finish_request,
+		.completed_request	= cfq_completed_request,
+		.requeue_request	= cfq_requeue_request,
+		.allow_merge		= cfq_allow_merge,
+		.bio_merge		= cfq_bio_merge,
+		.request_merge		= cfq_request_merge,
+		.request_merged		= cfq_request_merged,
+		.requests_merged	= cfq_requests_merged,
+		.next_request		= elv_rb_latter_request,
+		.former_request		= elv_rb_former_request,
+		.init_icq		= cfq_init_icq,
+		.exit_icq		= cfq_exit_icq,
+	},
+	.icq_size	= sizeof(struct cfq_io_cq),
+	.icq_align	= __alignof__(struct cfq_io_cq),
+#ifdef CONFIG_BLK_DEBUG_FS
+	.queue_debugfs_attrs = cfq_queue_debugfs_attrs,
+#endif
+	.elevator_attrs = cfq_attrs,
+	.elevator_name	= "cfq",
+	.elevator_owner	= THIS_MODULE,
+};
+MODULE_ALIAS("cfq-iosched");
+
+static int __init cfq_init(void)
+{
+	int ret;
+
+	cfq_pool = KMEM_CACHE(cfq_queue, 0);
+	if (!cfq_pool)
+		return -ENOMEM;
+	ret = cfq_cgroup_init();
+	if (ret)
+		goto out_pool;
+	ret = elv_register(&cfq_sched);
+	if (ret)
+		goto out_cgroup;
+	return 0;
+
+out_cgroup:
+	cfq_cgroup_exit();
+out_pool:
+	kmem_cache_destroy(cfq_pool);
+	return ret;
+}
+
+static void __exit cfq_exit(void)
+{
+	elv_unregister(&cfq_sched);
+	cfq_cgroup_exit();
+	kmem_cache_destroy(cfq_pool);
+}
+
+module_init(cfq_init);
+module_exit(cfq_exit);
+
+MODULE_AUTHOR("blk26 developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Completely Fair Queueing I/O scheduler");
