@@ -65,7 +65,11 @@ static struct blkg_policy_data *cfq_pd_alloc(struct gendisk *disk,
 {
 	struct cfq_group *cfqg = kzalloc_node(sizeof(*cfqg), gfp, disk->node_id);
 
-	return cfqg ? &cfqg->pd : NULL;
+	if (!cfqg)
+		return NULL;
+	/* The policy's reference: blk-cgroup may free a pd never inited. */
+	refcount_set(&cfqg->ref, 1);
+	return &cfqg->pd;
 }
 
 static void cfq_pd_init(struct blkg_policy_data *pd)

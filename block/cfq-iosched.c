@@ -97,6 +97,7 @@ enum cfqq_flag {
 	CFQQ_FIFO_CHECKED,	/* the FIFO was looked at in this slice */
 	CFQQ_GROUP_IDLE,	/* the idle timer is a group idle */
 	CFQQ_DEEP,		/* has kept >= 4 requests queued */
+	CFQQ_ORPHAN,		/* sync queue left by its process (exit, move) */
 };
 
 #define CFQQ_FNS(name, bit)						\
@@ -123,6 +124,7 @@ CFQQ_FNS(sync, CFQQ_SYNC)
 CFQQ_FNS(fifo_checked, CFQQ_FIFO_CHECKED)
 CFQQ_FNS(group_idle, CFQQ_GROUP_IDLE)
 CFQQ_FNS(deep, CFQQ_DEEP)
+CFQQ_FNS(orphan, CFQQ_ORPHAN)
 #undef CFQQ_FNS
 
 /* rq->elv.priv[1] flags; priv[0] is the cfq_queue. */
@@ -172,6 +174,7 @@ struct cfq_data {
 	unsigned int		rq_in_driver;
 	unsigned int		rq_in_flight[2];	/* async, sync */
 	bool			held;	/* work queued that dispatch refused */
+	bool			rerun;	/* a hold may have ended: see cfq_unlock */
 	u64			last_delayed_sync;
 	sector_t		last_pos;
 
@@ -412,6 +415,24 @@ static void cfq_kick(struct cfq_data *cfqd)
 	blk_mq_run_hw_queues(cfqd->q, true);
 }
 
+/*
+ * Drop cfqd->lock; if something ended a hold (rerun) while dispatch was
+ * refusing work (held), run the queue again: nothing else would, since
+ * has_work() says no while held.
+ */
+static void cfq_unlock(struct cfq_data *cfqd, unsigned long flags)
+	__releases(&cfqd->lock)
+{
+	bool kick = cfqd->rerun && cfqd->held;
+
+	cfqd->rerun = false;
+	if (kick)
+		WRITE_ONCE(cfqd->held, false);
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+	if (kick)
+		cfq_kick(cfqd);
+}
+
 unsigned int cfq_group_weight(const struct cfq_group *cfqg)
 {
 	unsigned int w = READ_ONCE(cfqg->dev_weight);
@@ -426,7 +447,6 @@ void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
 {
 	int c, t;
 
-	refcount_set(&cfqg->ref, 1);
 	cfqg->cfqd = cfqd;
 	RB_CLEAR_NODE(&cfqg->rb_node);
 	cfqg->new_weight = weight;
@@ -690,7 +710,7 @@ static void cfq_put_queue(struct cfq_queue *cfqq)
 	WARN_ON_ONCE(cfqq->queued || cfqq->dispatched);
 	if (cfqd->active_queue == cfqq) {
 		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
-		cfqd->held = true;
+		cfqd->rerun = true;
 	}
 	cfq_del_rr(cfqd, cfqq);
 	cfq_put_group(cfqq->cfqg);
@@ -748,6 +768,20 @@ static struct cfq_queue *cfq_alloc_queue(struct cfq_data *cfqd,
 	return cfqq;
 }
 
+/*
+ * The process of the sync queue @cfqq is gone (exited, or moved to another
+ * group): no request will follow, so never idle for it again.
+ */
+static void cfq_orphan(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	cfqq_mark_orphan(cfqq);
+	cfqq_clear_idle_window(cfqq);
+	if (cfqq == cfqd->active_queue && cfqq_wait_request(cfqq)) {
+		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
+		cfqd->rerun = true;
+	}
+}
+
 /* The group of @bio, or the root group. */
 static struct cfq_group *cfq_bio_group(struct cfq_data *cfqd, struct bio *bio)
 {
@@ -780,6 +814,8 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 		     (!sync && (cfqq->ioprio_class != class ||
 				cfqq->ioprio != level)))) {
 		cic->cfqq[sync] = NULL;
+		if (sync)
+			cfq_orphan(cfqd, cfqq);
 		cfq_put_queue(cfqq);
 		cfqq = NULL;
 	}
@@ -905,7 +941,7 @@ static void cfq_remove_rq(struct cfq_data *cfqd, struct request *rq)
 	if (cfqd->q->last_merge == rq)
 		cfqd->q->last_merge = NULL;
 	cfqq->queued--;
-	cfqd->rq_queued--;
+	WRITE_ONCE(cfqd->rq_queued, cfqd->rq_queued - 1);
 	if (RB_EMPTY_ROOT(&cfqq->sort_list)) {
 		cfqq->next_rq = NULL;
 		/* The active queue stays on its tree until it expires. */
@@ -1166,7 +1202,7 @@ static struct cfq_queue *cfq_next_queue(struct cfq_data *cfqd, u64 now)
 static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	if (!READ_ONCE(cfqd->slice_idle) || cfqq_class_idle(cfqq) ||
-	    !cfqq_sync(cfqq))
+	    !cfqq_sync(cfqq) || cfqq_orphan(cfqq))
 		return false;
 	if (cfqq_idle_window(cfqq))
 		return !(blk_queue_nonrot(cfqd->q) && cfq_deep(cfqd));
@@ -1184,7 +1220,8 @@ static bool cfq_should_group_idle(struct cfq_data *cfqd,
 				  struct cfq_queue *cfqq)
 {
 	if (!READ_ONCE(cfqd->group_idle) || !cfqq_sync(cfqq) ||
-	    cfqq_class_idle(cfqq) || cfqd->grp_st.count < 2 ||
+	    cfqq_orphan(cfqq) || cfqq_class_idle(cfqq) ||
+	    cfqd->grp_st.count < 2 ||
 	    cfqq->cfqg->nr_cfqq != 1)
 		return false;
 	return !(cfq_deep(cfqd) && !cfqq_idle_window(cfqq));
@@ -1294,7 +1331,8 @@ static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 
 		if (cfqd->rq_in_flight[1])
 			return false;
-		depth = div64_u64(since, max_t(u64, cfqd->slice[1], 1));
+		depth = min_t(u64, div64_u64(since, max_t(u64, cfqd->slice[1], 1)),
+			      UINT_MAX);
 		if (!depth && !cfqq->dispatched)
 			depth = 1;
 		max = min(max, depth);
@@ -1380,15 +1418,14 @@ static struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 static bool cfq_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
-	struct cfq_queue *cfqq;
 
 	if (!list_empty_careful(&cfqd->dispatch))
 		return true;
-	if (!READ_ONCE(cfqd->rq_queued) || READ_ONCE(cfqd->held))
-		return false;
-	/* While idling, the timer or an arriving request reruns the queue. */
-	cfqq = READ_ONCE(cfqd->active_queue);
-	return !(cfqq && test_bit(CFQQ_WAIT_REQUEST, &cfqq->flags));
+	/*
+	 * While dispatch holds the disk (idling, a quantum, async behind
+	 * sync), the timer, a completion or an insertion reruns the queue.
+	 */
+	return READ_ONCE(cfqd->rq_queued) && !READ_ONCE(cfqd->held);
 }
 
 /* ---- idle timer --------------------------------------------------------- */
@@ -1476,12 +1513,13 @@ static void cfq_completed_request(struct request *rq, u64 now)
 	struct cfq_data *cfqd = rq->q->elevator->elevator_data;
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 	unsigned long flags;
-	bool kick;
 
 	spin_lock_irqsave(&cfqd->lock, flags);
 	cfq_update_hw_tag(cfqd);
+	cfqd->rerun = true;
+	/* Requeued earlier and reissued without the scheduler: only rerun. */
 	if (!cfq_rq_left_driver(cfqd, rq)) {
-		spin_unlock_irqrestore(&cfqd->lock, flags);
+		cfq_unlock(cfqd, flags);
 		return;
 	}
 	now = ktime_get_ns();
@@ -1501,11 +1539,7 @@ static void cfq_completed_request(struct request *rq, u64 now)
 				__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_EMPTY);
 		}
 	}
-	kick = cfqd->held;
-	WRITE_ONCE(cfqd->held, false);
-	spin_unlock_irqrestore(&cfqd->lock, flags);
-	if (kick)
-		cfq_kick(cfqd);
+	cfq_unlock(cfqd, flags);
 }
 
 static void cfq_requeue_request(struct request *rq)
@@ -1513,9 +1547,14 @@ static void cfq_requeue_request(struct request *rq)
 	struct cfq_data *cfqd = rq->q->elevator->elevator_data;
 	unsigned long flags;
 
+	/*
+	 * A request requeued with RQF_DONTPREP (a SCSI retry) is reissued
+	 * without coming back here: it counts as completed now.
+	 */
 	spin_lock_irqsave(&cfqd->lock, flags);
 	cfq_rq_left_driver(cfqd, rq);
-	spin_unlock_irqrestore(&cfqd->lock, flags);
+	cfqd->rerun = true;
+	cfq_unlock(cfqd, flags);
 }
 
 static void cfq_prepare_request(struct request *rq)
@@ -1539,7 +1578,7 @@ static void cfq_finish_request(struct request *rq)
 		WARN_ON_ONCE(cfq_rq_flags(rq) & CFQ_RQ_QUEUED);
 		rq->elv.priv[0] = NULL;
 		cfq_put_queue(cfqq);
-		spin_unlock_irqrestore(&cfqd->lock, flags);
+		cfq_unlock(cfqd, flags);
 	}
 	if (rq->elv.icq) {
 		put_io_context(rq->elv.icq->ioc);
@@ -1583,6 +1622,9 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 		return false;
 	if (cfqq_class_rt(new) && !cfqq_class_rt(cfqq))
 		return true;
+	/* Nothing of a lower class takes the disk from RT. */
+	if (cfqq_class_rt(cfqq) && !cfqq_class_rt(new))
+		return false;
 	if (cfqq_sync(new) && !cfqq_sync(cfqq))
 		return true;
 	/* Idling at the end of the SYNC_NOIDLE workload, which @new joins. */
@@ -1599,6 +1641,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 {
 	struct cfq_queue *active = cfqd->active_queue;
 	u64 now = ktime_get_ns();
+	u64 slice;
 
 	if (cfqq_sync(cfqq)) {
 		if (cfqq->ttime.last_end_ns && !cfqq->dispatched)
@@ -1617,7 +1660,6 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			cfqq_clear_wait_request(cfqq);
 			cfqq_clear_group_idle(cfqq);
 			cfqd->stat_idle_hits++;
-			cfqd->held = true;
 		}
 	} else if (active && cfq_should_preempt(cfqd, cfqq, active)) {
 		__cfq_slice_expired(cfqd, active, CFQ_EXP_PREEMPTED);
@@ -1632,11 +1674,30 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 					     cfq_wl_class_of(cfqq->ioprio_class),
 					     cfqq->wl_type), cfqq);
 		}
+		/* ... and its workload: chosen now, for its share of time. */
+		slice = cfq_group_slice(cfqd->target_latency, cfqq->cfqg->weight,
+					cfqd->grp_st.total_weight);
 		cfqd->serving_wl_class = cfq_wl_class_of(cfqq->ioprio_class);
 		cfqd->serving_wl_type = cfqq->wl_type;
-		cfqd->workload_expires = 0;
-		cfqd->held = true;
+		cfqd->workload_expires = now +
+			cfq_workload_slice(slice, 1, 1, !cfqq_sync(cfqq),
+					   cfqd->slice[1], cfqd->slice[0],
+					   cfqd->slice_idle);
 	}
+}
+
+/*
+ * An insertion merge (elv_attempt_insert_merge()) may join @rq to the last
+ * merged request and then to a chain of requests, of any queue, found in
+ * the request hash.  Allow it only when every queued request is @rq's
+ * queue's, so that no request is served, or charged, as another's (2.6's
+ * cfq_allow_rq_merge()).
+ */
+static bool cfq_insert_merge_ok(struct cfq_data *cfqd, struct request *rq)
+{
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+
+	return cfqq && cfqd->rq_queued == cfqq->queued;
 }
 
 static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
@@ -1648,12 +1709,13 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 
 	lockdep_assert_held(&cfqd->lock);
 
-	if (blk_mq_sched_try_insert_merge(q, rq, free))
+	cfqq = cfq_init_rq(cfqd, rq);
+	if (cfq_insert_merge_ok(cfqd, rq) &&
+	    blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
 
 	trace_block_rq_insert(rq);
 
-	cfqq = cfq_init_rq(cfqd, rq);
 	if (!cfqq || (insert_flags & BLK_MQ_INSERT_AT_HEAD)) {
 		list_add(&rq->queuelist, &cfqd->dispatch);
 		rq->fifo_time = jiffies;
@@ -1670,7 +1732,7 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 	list_add_tail(&rq->queuelist, &cfqq->fifo);
 	cfq_rq_set_flags(rq, cfq_rq_flags(rq) | CFQ_RQ_QUEUED);
 	cfqq->queued++;
-	cfqd->rq_queued++;
+	WRITE_ONCE(cfqd->rq_queued, cfqd->rq_queued + 1);
 	cfqq->next_rq = cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_pos);
 	if (!cfqq_on_rr(cfqq))
 		cfq_add_rr(cfqd, cfqq);
@@ -1695,6 +1757,7 @@ static void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 	}
 	/* Decide again: blk-mq runs the queue after an insertion. */
 	WRITE_ONCE(cfqd->held, false);
+	cfqd->rerun = false;
 	spin_unlock_irqrestore(&cfqd->lock, irqflags);
 
 	blk_mq_free_requests(&free);
@@ -1836,7 +1899,6 @@ static void cfq_exit_icq(struct io_cq *icq)
 	struct cfq_io_cq *cic = icq_to_cic(icq);
 	struct cfq_data *cfqd = icq->q->elevator->elevator_data;
 	unsigned long flags;
-	bool kick;
 	int i;
 
 	spin_lock_irqsave(&cfqd->lock, flags);
@@ -1846,18 +1908,11 @@ static void cfq_exit_icq(struct io_cq *icq)
 		cic->cfqq[i] = NULL;
 		if (!cfqq)
 			continue;
-		/* An exited process does not come back: stop idling for it. */
-		if (cfqq == cfqd->active_queue && cfqq_wait_request(cfqq)) {
-			__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
-			cfqd->held = true;
-		}
+		if (i)
+			cfq_orphan(cfqd, cfqq);
 		cfq_put_queue(cfqq);
 	}
-	kick = cfqd->held && cfqd->rq_queued;
-	WRITE_ONCE(cfqd->held, false);
-	spin_unlock_irqrestore(&cfqd->lock, flags);
-	if (kick)
-		cfq_kick(cfqd);
+	cfq_unlock(cfqd, flags);
 }
 
 /* ---- init and exit ------------------------------------------------------ */
@@ -1906,8 +1961,10 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 #else
 	cfqd->root_group = kzalloc_node(sizeof(*cfqd->root_group), GFP_KERNEL,
 					q->node);
-	if (cfqd->root_group)
+	if (cfqd->root_group) {
+		refcount_set(&cfqd->root_group->ref, 1);
 		cfq_init_group(cfqd->root_group, cfqd, CFQ_WEIGHT_DEFAULT);
+	}
 #endif
 	if (!cfqd->root_group)
 		goto out_cfqd;
@@ -2063,7 +2120,7 @@ static int cfq_state_show(void *data, struct seq_file *m)
 	struct rb_node *gn;
 
 	spin_lock_irq(&cfqd->lock);
-	seq_printf(m, "hw_tag %d\nbusy_queues %u\nqueued %u\nin_driver %u %u\n",
+	seq_printf(m, "hw_tag %d\nbusy_queues %u\nqueued %u\ninflight %u %u\n",
 		   cfqd->hw_tag, cfqd->busy_queues, cfqd->rq_queued,
 		   cfqd->rq_in_flight[1], cfqd->rq_in_flight[0]);
 	seq_printf(m, "serving class %d type %d\n", cfqd->serving_wl_class,
