@@ -94,6 +94,22 @@ static void as_test_close_window(struct kunit *test)
 			as_close_window(MS(2), MS(6)));
 }
 
+static void as_test_seek_cost(struct kunit *test)
+{
+	/* Ahead: the distance; behind: twice the distance. */
+	KUNIT_EXPECT_EQ(test, as_seek_cost(1000, 1000), 0ULL);
+	KUNIT_EXPECT_EQ(test, as_seek_cost(1000, 1300), 300ULL);
+	KUNIT_EXPECT_EQ(test, as_seek_cost(1000, 900), 200ULL);
+	/* A step back beats a seek more than twice as far ahead ... */
+	KUNIT_EXPECT_LT(test, as_seek_cost(1000, 900), as_seek_cost(1000, 1201));
+	/* ... not one less than twice as far. */
+	KUNIT_EXPECT_GT(test, as_seek_cost(1000, 900), as_seek_cost(1000, 1199));
+	/* Up to AS_MAXBACK behind, not beyond. */
+	KUNIT_EXPECT_EQ(test, as_seek_cost(AS_MAXBACK + 10, 10),
+			AS_BACK_PENALTY * AS_MAXBACK);
+	KUNIT_EXPECT_EQ(test, as_seek_cost(AS_MAXBACK + 10, 9), U64_MAX);
+}
+
 /* A process with good statistics: short think time, sequential. */
 static struct as_proc_stats good_st = {
 	.ttime_mean = 500 * NSEC_PER_USEC,
@@ -397,6 +413,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_ttime_decay),
 	KUNIT_CASE(as_test_seek_mean),
 	KUNIT_CASE(as_test_close_window),
+	KUNIT_CASE(as_test_seek_cost),
 	KUNIT_CASE(as_test_decide_wait),
 	KUNIT_CASE(as_test_decide_hit),
 	KUNIT_CASE(as_test_break_far),

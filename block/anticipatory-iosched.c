@@ -251,6 +251,28 @@ VISIBLE_IF_KUNIT u64 as_close_window(u64 elapsed_ns, u64 antic_expire_ns)
 }
 EXPORT_SYMBOL_IF_KUNIT(as_close_window);
 
+/**
+ * as_seek_cost - how costly a move of the head from @head to @pos is
+ * @head: the end of the last request dispatched
+ * @pos: the first sector of a candidate request
+ *
+ * As in 2.6: the distance ahead, or AS_BACK_PENALTY times the distance
+ * behind, up to AS_MAXBACK.  A short step back (a process reading a file
+ * backwards, or a request that just missed the head) beats a long seek
+ * ahead; a long one would make the elevator go back and forth.
+ *
+ * Return: the cost, U64_MAX for a request farther than AS_MAXBACK behind.
+ */
+VISIBLE_IF_KUNIT u64 as_seek_cost(sector_t head, sector_t pos)
+{
+	if (pos >= head)
+		return pos - head;
+	if (head - pos > AS_MAXBACK)
+		return U64_MAX;
+	return (u64)(head - pos) * AS_BACK_PENALTY;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_seek_cost);
+
 static u64 as_distance(sector_t a, sector_t b)
 {
 	return a >= b ? a - b : b - a;
@@ -784,14 +806,27 @@ static void as_hw_sample(struct as_data *ad, struct request *rq)
 
 /* ---- dispatch ----------------------------------------------------------- */
 
+/*
+ * The next request of @dir: the oldest if it expired, else the nearest to
+ * the head by as_seek_cost(), ahead or behind (the two-way elevator of
+ * 2.6); with neither ahead nor close behind, the oldest.
+ */
 static struct request *as_pick(struct as_data *ad, enum as_dir dir)
 {
-	struct request *rq;
+	sector_t head = ad->next_pos[dir];
+	struct request *fwd, *back = NULL;
+	struct rb_node *node;
 
 	if (as_fifo_expired(ad, dir))
 		return as_fifo_head(ad, dir);
-	rq = as_from_pos(ad, dir, ad->next_pos[dir]);
-	return rq ?: as_fifo_head(ad, dir);
+	fwd = as_from_pos(ad, dir, head);
+	node = fwd ? rb_prev(&fwd->rb_node) : rb_last(&ad->sort_list[dir]);
+	if (node)
+		back = rb_entry_rq(node);
+	if (back && as_seek_cost(head, blk_rq_pos(back)) <
+		    (fwd ? as_seek_cost(head, blk_rq_pos(fwd)) : U64_MAX))
+		return back;
+	return fwd ?: as_fifo_head(ad, dir);
 }
 
 static void as_start_batch(struct as_data *ad, enum as_dir dir)

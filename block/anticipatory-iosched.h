@@ -18,6 +18,12 @@
 #define AS_SEEK_CAP		BIT_ULL(24)
 /* "Close" window at the start of a wait, in sectors (2 MiB). */
 #define AS_CLOSE_BASE		4096ULL
+/*
+ * The elevator may go back up to AS_MAXBACK sectors (512 MiB); a sector
+ * behind the head costs as much as AS_BACK_PENALTY ahead of it.
+ */
+#define AS_MAXBACK		(1024ULL * 1024)
+#define AS_BACK_PENALTY		2
 /* A process whose mean seek exceeds this (16 MiB) is seeky. */
 #define AS_SEEKY		(8 * AS_CLOSE_BASE)
 
@@ -84,6 +90,7 @@ void as_stats_add_ttime(struct as_proc_stats *st, u64 ttime_ns, u64 cap_ns);
 void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
 		       unsigned int nr_sectors);
 u64 as_close_window(u64 elapsed_ns, u64 antic_expire_ns);
+u64 as_seek_cost(sector_t head, sector_t pos);
 enum as_verdict as_antic_decide(const struct as_antic_input *c);
 unsigned int as_tune_write_batch(unsigned int count, unsigned long elapsed,
 				 unsigned long target, bool exhausted,
