@@ -62,24 +62,61 @@ static void as_test_seek_mean(struct kunit *test)
 	struct as_proc_stats st = {};
 
 	/* The first request only records the position. */
-	as_stats_add_seek(&st, 1000, 8);
+	as_stats_add_seek(&st, 1000, 8, NULL);
 	KUNIT_EXPECT_EQ(test, st.seek_samples, 0U);
 	KUNIT_EXPECT_TRUE(test, st.have_pos);
 	KUNIT_EXPECT_EQ(test, (u64)st.last_end, 1008ULL);
 
 	/* Sequential: distance 0. */
-	as_stats_add_seek(&st, 1008, 8);
+	as_stats_add_seek(&st, 1008, 8, NULL);
 	KUNIT_EXPECT_EQ(test, st.seek_samples, 1U);
 	KUNIT_EXPECT_EQ(test, st.seek_mean, 0ULL);
 
 	/* Backward seek counts its absolute distance. */
-	as_stats_add_seek(&st, 16, 8);
+	as_stats_add_seek(&st, 16, 8, NULL);
 	KUNIT_EXPECT_EQ(test, st.seek_mean, 1000ULL / 8);
 
 	/* Huge seeks are clipped. */
-	as_stats_add_seek(&st, (sector_t)1 << 40, 8);
+	as_stats_add_seek(&st, (sector_t)1 << 40, 8, NULL);
 	KUNIT_EXPECT_EQ(test, st.seek_mean,
 			(7 * (1000ULL / 8) + AS_SEEK_CAP) / 8);
+}
+
+static void as_test_new_proc_means(struct kunit *test)
+{
+	struct as_proc_stats fresh = {}, st = {}, view;
+	int i;
+
+	/* The first AS_MIN_SAMPLES seeks of a process go to the new means. */
+	as_stats_add_seek(&st, 0, 8, &fresh);
+	for (i = 1; i <= 5; i++)
+		as_stats_add_seek(&st, i * 10000, 8, &fresh);
+	KUNIT_EXPECT_EQ(test, st.seek_samples, 5U);
+	KUNIT_EXPECT_EQ(test, fresh.seek_samples, (u32)AS_MIN_SAMPLES);
+	KUNIT_EXPECT_EQ(test, fresh.seek_mean, 10000ULL - 8);
+
+	/* A process with no samples is judged by the new means ... */
+	memset(&st, 0, sizeof(st));
+	as_stats_view(&view, &st, &fresh);
+	KUNIT_EXPECT_EQ(test, view.seek_mean, 10000ULL - 8);
+	KUNIT_EXPECT_EQ(test, view.seek_samples, (u32)AS_MIN_SAMPLES);
+	KUNIT_EXPECT_EQ(test, view.ttime_samples, 0U);
+
+	/* ... and by its own once it has enough. */
+	for (i = 0; i < AS_MIN_SAMPLES; i++) {
+		as_stats_add_ttime(&fresh, MS(9), MS(12));
+		as_stats_add_ttime(&st, MS(1), MS(12));
+	}
+	as_stats_view(&view, &st, &fresh);
+	KUNIT_EXPECT_EQ(test, view.ttime_mean, MS(1));
+	st.ttime_samples = AS_MIN_SAMPLES - 1;
+	as_stats_view(&view, &st, &fresh);
+	KUNIT_EXPECT_EQ(test, view.ttime_mean, MS(9));
+
+	/* New means from too few processes are not trusted. */
+	fresh.ttime_samples = AS_MIN_SAMPLES - 1;
+	as_stats_view(&view, &st, &fresh);
+	KUNIT_EXPECT_EQ(test, view.ttime_mean, MS(1));
 }
 
 static void as_test_close_window(struct kunit *test)
@@ -167,6 +204,27 @@ static void as_test_decide_hit(struct kunit *test)
 	/* A short backward seek is close too. */
 	in.rq_pos = in.last_pos - 8;
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
+}
+
+static void as_test_decide_new_proc(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+	struct as_proc_stats fresh = {}, st = {}, view;
+
+	/* New processes recently thought longer than antic_expire. */
+	fresh.ttime_mean = MS(8);
+	fresh.ttime_samples = AS_MIN_SAMPLES;
+	as_stats_view(&view, &st, &fresh);
+	in.st = &view;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_THINKTIME);
+	/* Their seeks were long: a read closer than that ends the wait. */
+	fresh.ttime_mean = MS(1);
+	fresh.seek_mean = 1ULL << 20;
+	fresh.seek_samples = AS_MIN_SAMPLES;
+	as_stats_view(&view, &st, &fresh);
+	in.have_rq = true;
+	in.rq_pos = in.last_pos + (1 << 19);
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_CLOSE_OTHER);
 }
 
 static void as_test_break_far(struct kunit *test)
@@ -412,10 +470,12 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_ttime_mean),
 	KUNIT_CASE(as_test_ttime_decay),
 	KUNIT_CASE(as_test_seek_mean),
+	KUNIT_CASE(as_test_new_proc_means),
 	KUNIT_CASE(as_test_close_window),
 	KUNIT_CASE(as_test_seek_cost),
 	KUNIT_CASE(as_test_decide_wait),
 	KUNIT_CASE(as_test_decide_hit),
+	KUNIT_CASE(as_test_decide_new_proc),
 	KUNIT_CASE(as_test_break_far),
 	KUNIT_CASE(as_test_break_timeout),
 	KUNIT_CASE(as_test_break_thinktime),

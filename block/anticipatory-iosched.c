@@ -145,7 +145,7 @@ struct as_data {
 	u64			antic_deadline_ns;	/* absolute expiry of the timer */
 	bool			antic_cooldown;	/* no new wait before a dispatch */
 	struct hrtimer		antic_timer;
-	struct as_proc_stats	new_proc_st;	/* means over all processes */
+	struct as_proc_stats	new_proc_st;	/* first samples of new processes */
 
 	/* hardware awareness */
 	unsigned int		nr_inflight_dir[AS_DIR_COUNT];	/* at the device */
@@ -191,6 +191,11 @@ static u64 as_ewma(u64 mean, u32 samples, u64 sample)
 	return div_u64(mean * (AS_EWMA_WEIGHT - 1) + sample, AS_EWMA_WEIGHT);
 }
 
+static u64 as_distance(sector_t a, sector_t b)
+{
+	return a >= b ? a - b : b - a;
+}
+
 /**
  * as_stats_add_ttime - account one think-time sample of a process
  * @st: statistics of the process
@@ -207,31 +212,69 @@ VISIBLE_IF_KUNIT void as_stats_add_ttime(struct as_proc_stats *st, u64 ttime_ns,
 }
 EXPORT_SYMBOL_IF_KUNIT(as_stats_add_ttime);
 
+static void as_stats_add_dist(struct as_proc_stats *st, u64 dist)
+{
+	st->seek_mean = as_ewma(st->seek_mean, st->seek_samples,
+				min_t(u64, dist, AS_SEEK_CAP));
+	if (st->seek_samples < AS_SAMPLES_MAX)
+		st->seek_samples++;
+}
+
 /**
  * as_stats_add_seek - account one request position of a process
  * @st: statistics of the process
  * @pos: first sector of the new request
  * @nr_sectors: its length
+ * @fresh: the means of new processes, which get the sample too while @st
+ *	has fewer than AS_MIN_SAMPLES of its own; may be NULL
  *
  * The seek distance is measured from the end of the previous request of
  * the same process; the first request only records the position.
  */
 VISIBLE_IF_KUNIT void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
-					unsigned int nr_sectors)
+					unsigned int nr_sectors,
+					struct as_proc_stats *fresh)
 {
 	if (st->have_pos) {
-		u64 dist = pos >= st->last_end ? pos - st->last_end :
-						 st->last_end - pos;
+		u64 dist = as_distance(pos, st->last_end);
 
-		st->seek_mean = as_ewma(st->seek_mean, st->seek_samples,
-					min_t(u64, dist, AS_SEEK_CAP));
-		if (st->seek_samples < AS_SAMPLES_MAX)
-			st->seek_samples++;
+		if (fresh && st->seek_samples < AS_MIN_SAMPLES)
+			as_stats_add_dist(fresh, dist);
+		as_stats_add_dist(st, dist);
 	}
 	st->last_end = pos + nr_sectors;
 	st->have_pos = true;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_stats_add_seek);
+
+/**
+ * as_stats_view - the statistics a process is judged by
+ * @view: filled with them
+ * @own: those of the process
+ * @fresh: the means of the first samples of recent new processes
+ *
+ * As in 2.6, a process without enough samples of its own yet is expected
+ * to behave as new processes recently did (once there were enough of
+ * those): a short-lived process that thinks long or seeks far is not
+ * waited for, from its first read on.
+ */
+VISIBLE_IF_KUNIT void as_stats_view(struct as_proc_stats *view,
+				    const struct as_proc_stats *own,
+				    const struct as_proc_stats *fresh)
+{
+	*view = *own;
+	if (own->ttime_samples < AS_MIN_SAMPLES &&
+	    fresh->ttime_samples >= AS_MIN_SAMPLES) {
+		view->ttime_mean = fresh->ttime_mean;
+		view->ttime_samples = AS_MIN_SAMPLES;
+	}
+	if (own->seek_samples < AS_MIN_SAMPLES &&
+	    fresh->seek_samples >= AS_MIN_SAMPLES) {
+		view->seek_mean = fresh->seek_mean;
+		view->seek_samples = AS_MIN_SAMPLES;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(as_stats_view);
 
 /**
  * as_close_window - how far (sectors) a request may be and still be "close"
@@ -272,11 +315,6 @@ VISIBLE_IF_KUNIT u64 as_seek_cost(sector_t head, sector_t pos)
 	return (u64)(head - pos) * AS_BACK_PENALTY;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_seek_cost);
-
-static u64 as_distance(sector_t a, sector_t b)
-{
-	return a >= b ? a - b : b - a;
-}
 
 /**
  * as_antic_decide - decide whether to keep holding dispatch
@@ -638,6 +676,7 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 				u64 now_ns)
 {
 	struct as_io_cq *aic = ad->antic_aic;
+	struct as_proc_stats st;
 	struct as_antic_input in = {
 		.antic_expire_ns = READ_ONCE(ad->antic_expire_ns),
 		.disabled	= as_deep(ad),
@@ -648,7 +687,8 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 
 	if (!aic)
 		return AS_STOP_EXITED;
-	in.st = &aic->st;
+	as_stats_view(&st, &aic->st, &ad->new_proc_st);
+	in.st = &st;
 	in.exited = aic->exited;
 	if (ad->antic_state == AS_ANTIC_WAIT_NEXT) {
 		in.waiting_next = true;
@@ -1248,11 +1288,13 @@ static void as_update_proc_stats(struct as_data *ad, struct request *rq,
 		u64 t = now_ns > aic->st.idle_since_ns ?
 			now_ns - aic->st.idle_since_ns : 0;
 
+		if (aic->st.ttime_samples < AS_MIN_SAMPLES)
+			as_stats_add_ttime(&ad->new_proc_st, t, cap);
 		as_stats_add_ttime(&aic->st, t, cap);
-		as_stats_add_ttime(&ad->new_proc_st, t, cap);
 		aic->st.idle_since_ns = 0;
 	}
-	as_stats_add_seek(&aic->st, blk_rq_pos(rq), blk_rq_sectors(rq));
+	as_stats_add_seek(&aic->st, blk_rq_pos(rq), blk_rq_sectors(rq),
+			  &ad->new_proc_st);
 }
 
 static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,

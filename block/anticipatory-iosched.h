@@ -88,7 +88,9 @@ struct as_antic_input {
 #if IS_ENABLED(CONFIG_KUNIT)
 void as_stats_add_ttime(struct as_proc_stats *st, u64 ttime_ns, u64 cap_ns);
 void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
-		       unsigned int nr_sectors);
+		       unsigned int nr_sectors, struct as_proc_stats *fresh);
+void as_stats_view(struct as_proc_stats *view, const struct as_proc_stats *own,
+		   const struct as_proc_stats *fresh);
 u64 as_close_window(u64 elapsed_ns, u64 antic_expire_ns);
 u64 as_seek_cost(sector_t head, sector_t pos);
 enum as_verdict as_antic_decide(const struct as_antic_input *c);
