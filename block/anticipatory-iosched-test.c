@@ -288,6 +288,19 @@ static void as_test_break_exit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_EXITED);
 }
 
+static void as_test_break_exit_prob(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	in.exit_likely = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_EXIT_PROB);
+	/* Its own read is there already: a hit all the same. */
+	in.have_rq = true;
+	in.rq_same_process = true;
+	in.rq_pos = in.last_pos;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
+}
+
 static void as_test_break_close_other(struct kunit *test)
 {
 	struct as_antic_input in = base_input();
@@ -480,6 +493,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_break_timeout),
 	KUNIT_CASE(as_test_break_thinktime),
 	KUNIT_CASE(as_test_break_exit),
+	KUNIT_CASE(as_test_break_exit_prob),
 	KUNIT_CASE(as_test_break_close_other),
 	KUNIT_CASE(as_test_break_seeky),
 	KUNIT_CASE(as_test_break_fifo),

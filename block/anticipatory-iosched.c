@@ -146,6 +146,7 @@ struct as_data {
 	bool			antic_cooldown;	/* no new wait before a dispatch */
 	struct hrtimer		antic_timer;
 	struct as_proc_stats	new_proc_st;	/* first samples of new processes */
+	u64			exit_prob;	/* a new process exits, not reads */
 
 	/* hardware awareness */
 	unsigned int		nr_inflight_dir[AS_DIR_COUNT];	/* at the device */
@@ -180,6 +181,7 @@ static const char *const as_verdict_name[AS_NR_VERDICTS] = {
 	[AS_STOP_SEEKY]		= "seeky",
 	[AS_STOP_DISABLED]	= "disabled",
 	[AS_STOP_REQUEUED]	= "requeued",
+	[AS_STOP_EXIT_PROB]	= "exit_prob",
 };
 
 /* ---- statistics and decision (pure, unit tested) ---------------------- */
@@ -346,6 +348,8 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 	if (st->ttime_samples >= AS_MIN_SAMPLES &&
 	    st->ttime_mean > c->antic_expire_ns)
 		return AS_STOP_THINKTIME;
+	if (c->exit_likely)
+		return AS_STOP_EXIT_PROB;
 	if (c->have_rq) {
 		u64 dist = as_distance(c->rq_pos, c->last_pos);
 
@@ -690,6 +694,8 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 	as_stats_view(&st, &aic->st, &ad->new_proc_st);
 	in.st = &st;
 	in.exited = aic->exited;
+	in.exit_likely = !aic->st.ttime_samples &&
+			 ad->exit_prob > AS_PROB_ONE / 2;
 	if (ad->antic_state == AS_ANTIC_WAIT_NEXT) {
 		in.waiting_next = true;
 		/* @now_ns may be a plug's cached time stamp, a little old */
@@ -1288,6 +1294,9 @@ static void as_update_proc_stats(struct as_data *ad, struct request *rq,
 		u64 t = now_ns > aic->st.idle_since_ns ?
 			now_ns - aic->st.idle_since_ns : 0;
 
+		/* A new process came back for more: it did not exit. */
+		if (!aic->st.ttime_samples)
+			ad->exit_prob = as_ewma(ad->exit_prob, 1, 0);
 		if (aic->st.ttime_samples < AS_MIN_SAMPLES)
 			as_stats_add_ttime(&ad->new_proc_st, t, cap);
 		as_stats_add_ttime(&aic->st, t, cap);
@@ -1501,6 +1510,9 @@ static void as_exit_icq(struct io_cq *icq)
 	if (ad->last_aic == aic)
 		ad->last_aic = NULL;
 	if (ad->antic_aic == aic) {
+		/* A new process exited where one was waited for. */
+		if (!aic->st.ttime_samples)
+			ad->exit_prob = as_ewma(ad->exit_prob, 1, AS_PROB_ONE);
 		as_antic_stop(ad, AS_STOP_EXITED);
 		kick = !list_empty(&ad->fifo_list[AS_SYNC]) ||
 		       !list_empty(&ad->fifo_list[AS_ASYNC]);
@@ -1736,9 +1748,10 @@ static int as_state_show(void *data, struct seq_file *m)
 	seq_printf(m, "queued %u %u\ninflight %u\ndeep_queue %d\nmax_inflight %u\n",
 		   ad->nr_queued[AS_SYNC], ad->nr_queued[AS_ASYNC],
 		   as_nr_inflight(ad), as_deep(ad), ad->hw.max_busy);
-	seq_printf(m, "mean_ttime_us %llu\nmean_seek %llu\n",
+	seq_printf(m, "mean_ttime_us %llu\nmean_seek %llu\nexit_prob_pct %llu\n",
 		   div_u64(ad->new_proc_st.ttime_mean, NSEC_PER_USEC),
-		   ad->new_proc_st.seek_mean);
+		   ad->new_proc_st.seek_mean,
+		   div_u64(100 * ad->exit_prob, AS_PROB_ONE));
 	spin_unlock_irq(&ad->lock);
 	return 0;
 }

@@ -12,6 +12,8 @@
 /* Decaying means: each new sample has weight 1/AS_EWMA_WEIGHT. */
 #define AS_EWMA_WEIGHT		8
 #define AS_SAMPLES_MAX		255
+/* Probabilities are kept in 1/AS_PROB_ONE. */
+#define AS_PROB_ONE		256
 /* Samples needed before a mean is trusted. */
 #define AS_MIN_SAMPLES		3
 /* Seek samples are clipped to this many sectors (8 GiB). */
@@ -52,6 +54,7 @@ enum as_verdict {
 	AS_STOP_SEEKY,		/* seeky process while others wait */
 	AS_STOP_DISABLED,	/* antic_expire 0 or deep queue meanwhile */
 	AS_STOP_REQUEUED,	/* awaited read was requeued */
+	AS_STOP_EXIT_PROB,	/* new process; new processes tend to exit */
 	AS_NR_VERDICTS,
 };
 
@@ -77,6 +80,7 @@ struct as_antic_input {
 	bool	fifo_expired;
 	bool	batch_expired;
 	bool	exited;
+	bool	exit_likely;		/* new process; new ones tend to exit */
 	const struct as_proc_stats *st;	/* of the awaited process */
 	sector_t last_pos;		/* end of its last read */
 	/* candidate request (a read), if any */
