@@ -227,6 +227,20 @@ static void as_test_decide_new_proc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_CLOSE_OTHER);
 }
 
+static void as_test_break_async(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	/* A write of the awaited process, wherever it is. */
+	in.have_rq = true;
+	in.rq_same_process = true;
+	in.rq_async = true;
+	in.rq_pos = in.last_pos + 100 * AS_SEEKY;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_ASYNC);
+	in.rq_pos = in.last_pos;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_ASYNC);
+}
+
 static void as_test_break_far(struct kunit *test)
 {
 	struct as_antic_input in = base_input();
@@ -490,6 +504,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_decide_hit),
 	KUNIT_CASE(as_test_decide_new_proc),
 	KUNIT_CASE(as_test_break_far),
+	KUNIT_CASE(as_test_break_async),
 	KUNIT_CASE(as_test_break_timeout),
 	KUNIT_CASE(as_test_break_thinktime),
 	KUNIT_CASE(as_test_break_exit),

@@ -182,6 +182,7 @@ static const char *const as_verdict_name[AS_NR_VERDICTS] = {
 	[AS_STOP_DISABLED]	= "disabled",
 	[AS_STOP_REQUEUED]	= "requeued",
 	[AS_STOP_EXIT_PROB]	= "exit_prob",
+	[AS_STOP_ASYNC]		= "async",
 };
 
 /* ---- statistics and decision (pure, unit tested) ---------------------- */
@@ -338,6 +339,9 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 	if (c->waiting_next && c->elapsed_ns >= c->antic_expire_ns)
 		return AS_STOP_TIMEOUT;
 	if (c->have_rq && c->rq_same_process) {
+		/* It is busy writing, not about to read (2.6 broke too). */
+		if (c->rq_async)
+			return AS_STOP_ASYNC;
 		u64 dist = as_distance(c->rq_pos, c->last_pos);
 
 		if (dist <= window ||
@@ -517,6 +521,18 @@ static inline enum as_dir as_rq_dir(struct request *rq)
 static inline struct as_io_cq *rq_aic(struct request *rq)
 {
 	return rq->elv.icq ? icq_to_aic(rq->elv.icq) : NULL;
+}
+
+/*
+ * Did the process of @aic issue @rq, not dispatched yet?  An async
+ * request has no io_cq: as_prepare_request() noted the io_context of its
+ * task in priv[1], as an identity only, until dispatch reuses the field.
+ */
+static bool as_rq_of(struct request *rq, struct as_io_cq *aic)
+{
+	if (rq_is_sync(rq))
+		return rq_aic(rq) == aic;
+	return rq->elv.priv[1] == aic->icq.ioc;
 }
 
 static inline unsigned long as_rq_flags(struct request *rq)
@@ -702,9 +718,11 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 		in.elapsed_ns = now_ns > ad->antic_start_ns ?
 				now_ns - ad->antic_start_ns : 0;
 	}
-	if (rq && as_rq_dir(rq) == AS_SYNC) {
+	/* An async request matters only if the awaited process issued it. */
+	if (rq && (as_rq_dir(rq) == AS_SYNC || as_rq_of(rq, aic))) {
 		in.have_rq = true;
-		in.rq_same_process = rq_aic(rq) == aic;
+		in.rq_same_process = as_rq_of(rq, aic);
+		in.rq_async = as_rq_dir(rq) == AS_ASYNC;
 		in.rq_pos = blk_rq_pos(rq);
 	}
 	return as_antic_decide(&in);
@@ -1128,6 +1146,7 @@ static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq,
 	if (!(flags & AS_RQ_INFLIGHT))
 		return NULL;
 	as_rq_set_flags(rq, flags & ~(AS_RQ_INFLIGHT | AS_RQ_AIC_INFLIGHT));
+	rq->elv.priv[1] = NULL;		/* no task, if it is requeued */
 	if (!WARN_ON_ONCE(!ad->nr_inflight_dir[dir]))
 		ad->nr_inflight_dir[dir]--;
 	*kick = as_hold_ends(ad, dir);
@@ -1205,7 +1224,7 @@ static void as_prepare_request(struct request *rq)
 	 */
 	rq->elv.icq = rq_is_sync(rq) ? ioc_find_get_icq(rq->q) : NULL;
 	rq->elv.priv[0] = NULL;
-	rq->elv.priv[1] = NULL;
+	rq->elv.priv[1] = rq->elv.icq ? NULL : current->io_context;
 }
 
 static void as_finish_request(struct request *rq)
@@ -1223,7 +1242,7 @@ static void as_finish_request(struct request *rq)
 
 /* ---- insertion and merging ---------------------------------------------- */
 
-/* A new read arrived: does it end the wait? */
+/* A new request arrived: does it end the wait? */
 static bool as_insert_check(struct as_data *ad, struct request *rq)
 {
 	enum as_verdict v;
@@ -1351,6 +1370,8 @@ static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 	}
 	if (dir == AS_SYNC) {
 		ad->write_held = false;
+		as_insert_check(ad, rq);
+	} else if (ad->antic_aic && as_rq_of(rq, ad->antic_aic)) {
 		as_insert_check(ad, rq);
 	}
 }

@@ -55,6 +55,7 @@ enum as_verdict {
 	AS_STOP_DISABLED,	/* antic_expire 0 or deep queue meanwhile */
 	AS_STOP_REQUEUED,	/* awaited read was requeued */
 	AS_STOP_EXIT_PROB,	/* new process; new processes tend to exit */
+	AS_STOP_ASYNC,		/* awaited process issued an async request */
 	AS_NR_VERDICTS,
 };
 
@@ -86,6 +87,7 @@ struct as_antic_input {
 	/* candidate request (a read), if any */
 	bool	have_rq;
 	bool	rq_same_process;
+	bool	rq_async;
 	sector_t rq_pos;
 };
 
