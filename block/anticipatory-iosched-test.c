@@ -119,16 +119,29 @@ static void as_test_new_proc_means(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, view.ttime_mean, MS(1));
 }
 
-static void as_test_close_window(struct kunit *test)
+static void as_test_close(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, as_close_window(0, MS(6)), AS_CLOSE_BASE);
-	KUNIT_EXPECT_EQ(test, as_close_window(MS(3), MS(6)),
-			AS_CLOSE_BASE + 3 * AS_CLOSE_BASE / 2);
-	KUNIT_EXPECT_EQ(test, as_close_window(MS(6), MS(6)), 4 * AS_CLOSE_BASE);
-	KUNIT_EXPECT_EQ(test, as_close_window(MS(60), MS(6)), 4 * AS_CLOSE_BASE);
-	/* Monotonic in the elapsed time. */
-	KUNIT_EXPECT_LE(test, as_close_window(MS(1), MS(6)),
-			as_close_window(MS(2), MS(6)));
+	const sector_t last = 1000000;
+
+	/* At the start: AS_CLOSE_BASE ahead, half of that behind. */
+	KUNIT_EXPECT_TRUE(test, as_close(last, last + AS_CLOSE_BASE, 0, MS(6)));
+	KUNIT_EXPECT_FALSE(test, as_close(last, last + AS_CLOSE_BASE + 1, 0,
+					  MS(6)));
+	KUNIT_EXPECT_TRUE(test, as_close(last, last - AS_CLOSE_BASE / 2, 0,
+					 MS(6)));
+	KUNIT_EXPECT_FALSE(test, as_close(last, last - AS_CLOSE_BASE / 2 - 1, 0,
+					  MS(6)));
+	/* Doubles every millisecond waited. */
+	KUNIT_EXPECT_TRUE(test, as_close(last, last + 8 * AS_CLOSE_BASE,
+					 MS(3), MS(6)));
+	KUNIT_EXPECT_FALSE(test, as_close(last, last + 8 * AS_CLOSE_BASE + 1,
+					  MS(3) - 1, MS(6)));
+	KUNIT_EXPECT_TRUE(test, as_close(last, last - 4 * AS_CLOSE_BASE,
+					 MS(3) + 1, MS(6)));
+	/* Everything, once antic_expire or AS_CLOSE_MAX_MS passed. */
+	KUNIT_EXPECT_TRUE(test, as_close(last, 0, MS(6), MS(6)));
+	KUNIT_EXPECT_TRUE(test, as_close(0, (sector_t)1 << 40, MS(21), MS(50)));
+	KUNIT_EXPECT_FALSE(test, as_close(0, (sector_t)1 << 40, MS(20), MS(50)));
 }
 
 static void as_test_seek_cost(struct kunit *test)
@@ -498,7 +511,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_ttime_decay),
 	KUNIT_CASE(as_test_seek_mean),
 	KUNIT_CASE(as_test_new_proc_means),
-	KUNIT_CASE(as_test_close_window),
+	KUNIT_CASE(as_test_close),
 	KUNIT_CASE(as_test_seek_cost),
 	KUNIT_CASE(as_test_decide_wait),
 	KUNIT_CASE(as_test_decide_hit),

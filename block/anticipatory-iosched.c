@@ -280,22 +280,31 @@ VISIBLE_IF_KUNIT void as_stats_view(struct as_proc_stats *view,
 EXPORT_SYMBOL_IF_KUNIT(as_stats_view);
 
 /**
- * as_close_window - how far (sectors) a request may be and still be "close"
+ * as_close - is a request at @pos close to @last, where the disk head is?
+ * @last: the end of the awaited process's last read
+ * @pos: the first sector of the request
  * @elapsed_ns: time already spent waiting
  * @antic_expire_ns: the anticipation timeout
  *
- * The window grows linearly from AS_CLOSE_BASE to 4 * AS_CLOSE_BASE over the
- * anticipation time: the longer we have waited, the less a seek costs
- * compared with waiting more.
+ * The rule of 2.6: the window reaches AS_CLOSE_BASE sectors ahead and half
+ * as far behind, and doubles every millisecond of the wait: the longer the
+ * wait, the less a seek costs next to waiting more.  From AS_CLOSE_MAX_MS
+ * on, or once antic_expire passed, every request is close.
  */
-VISIBLE_IF_KUNIT u64 as_close_window(u64 elapsed_ns, u64 antic_expire_ns)
+VISIBLE_IF_KUNIT bool as_close(sector_t last, sector_t pos, u64 elapsed_ns,
+			       u64 antic_expire_ns)
 {
-	if (!antic_expire_ns || elapsed_ns >= antic_expire_ns)
-		return 4 * AS_CLOSE_BASE;
-	return AS_CLOSE_BASE +
-		div64_u64(3 * AS_CLOSE_BASE * elapsed_ns, antic_expire_ns);
+	u64 ms = div_u64(elapsed_ns, NSEC_PER_MSEC);
+	u64 ahead;
+
+	if (elapsed_ns >= antic_expire_ns || ms > AS_CLOSE_MAX_MS)
+		return true;
+	ahead = AS_CLOSE_BASE << ms;
+	if (pos >= last)
+		return pos - last <= ahead;
+	return last - pos <= ahead / 2;
 }
-EXPORT_SYMBOL_IF_KUNIT(as_close_window);
+EXPORT_SYMBOL_IF_KUNIT(as_close);
 
 /**
  * as_seek_cost - how costly a move of the head from @head to @pos is
@@ -328,7 +337,9 @@ EXPORT_SYMBOL_IF_KUNIT(as_seek_cost);
 VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 {
 	const struct as_proc_stats *st = c->st;
-	u64 window = as_close_window(c->elapsed_ns, c->antic_expire_ns);
+	u64 dist = as_distance(c->rq_pos, c->last_pos);
+	bool close = as_close(c->last_pos, c->rq_pos, c->elapsed_ns,
+			      c->antic_expire_ns);
 
 	if (!c->antic_expire_ns || c->disabled)
 		return AS_STOP_DISABLED;
@@ -342,9 +353,7 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 		/* It is busy writing, not about to read (2.6 broke too). */
 		if (c->rq_async)
 			return AS_STOP_ASYNC;
-		u64 dist = as_distance(c->rq_pos, c->last_pos);
-
-		if (dist <= window ||
+		if (close ||
 		    (st->seek_samples >= AS_MIN_SAMPLES && dist <= st->seek_mean))
 			return AS_STOP_HIT;
 		return AS_STOP_FAR;
@@ -355,10 +364,8 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 	if (c->exit_likely)
 		return AS_STOP_EXIT_PROB;
 	if (c->have_rq) {
-		u64 dist = as_distance(c->rq_pos, c->last_pos);
-
 		/* Close in absolute terms, or better than what it would give. */
-		if (dist <= window ||
+		if (close ||
 		    (st->seek_samples >= AS_MIN_SAMPLES && dist < st->seek_mean))
 			return AS_STOP_CLOSE_OTHER;
 		/*

@@ -18,8 +18,12 @@
 #define AS_MIN_SAMPLES		3
 /* Seek samples are clipped to this many sectors (8 GiB). */
 #define AS_SEEK_CAP		BIT_ULL(24)
-/* "Close" window at the start of a wait, in sectors (2 MiB). */
-#define AS_CLOSE_BASE		4096ULL
+/*
+ * "Close" window ahead of the head at the start of a wait, in sectors
+ * (4 MiB); it doubles every millisecond up to AS_CLOSE_MAX_MS.
+ */
+#define AS_CLOSE_BASE		8192ULL
+#define AS_CLOSE_MAX_MS		20
 /*
  * The elevator may go back up to AS_MAXBACK sectors (512 MiB); a sector
  * behind the head costs as much as AS_BACK_PENALTY ahead of it.
@@ -27,7 +31,7 @@
 #define AS_MAXBACK		(1024ULL * 1024)
 #define AS_BACK_PENALTY		2
 /* A process whose mean seek exceeds this (16 MiB) is seeky. */
-#define AS_SEEKY		(8 * AS_CLOSE_BASE)
+#define AS_SEEKY		32768ULL
 
 /* Per-process statistics, kept in the io_cq. */
 struct as_proc_stats {
@@ -97,7 +101,8 @@ void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
 		       unsigned int nr_sectors, struct as_proc_stats *fresh);
 void as_stats_view(struct as_proc_stats *view, const struct as_proc_stats *own,
 		   const struct as_proc_stats *fresh);
-u64 as_close_window(u64 elapsed_ns, u64 antic_expire_ns);
+bool as_close(sector_t last, sector_t pos, u64 elapsed_ns,
+	      u64 antic_expire_ns);
 u64 as_seek_cost(sector_t head, sector_t pos);
 enum as_verdict as_antic_decide(const struct as_antic_input *c);
 unsigned int as_tune_write_batch(unsigned int count, unsigned long elapsed,
