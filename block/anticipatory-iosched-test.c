@@ -2,12 +2,14 @@
 /*
  * KUnit tests of the anticipatory I/O scheduler: per-process statistics,
  * the "close" window, the anticipation decision and each reason to stop
- * waiting, and the write batch self-tuning.
+ * waiting, and the write batch self-tuning; then the state machine itself,
+ * its real functions driven on a fake queue with fake requests and io_cqs.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/time64.h>
 
+#include "elevator.h"
 #include "anticipatory-iosched.h"
 
 #define MS(x)	((u64)(x) * NSEC_PER_MSEC)
@@ -506,6 +508,509 @@ static void as_test_hw_tags(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, as_hw_complete(&hw, 1000, 1000, true, 0));
 }
 
+/* ---- the state machine, driven with fake requests and io_cqs ---------- */
+
+#define AS_NPROC	3
+#define FAR		BIT_ULL(24)
+
+/* A scheduler on a fake queue: what its functions look at, no more. */
+struct as_fix {
+	struct kunit		*test;
+	struct request_queue	*q;
+	struct blk_mq_hw_ctx	*hctx;
+	struct as_data		*ad;
+	struct io_context	ioc[AS_NPROC];
+	struct as_io_cq		aic[AS_NPROC];
+};
+
+/* The real timer function would run the queues of the fake queue. */
+static enum hrtimer_restart as_fix_timer_fn(struct hrtimer *timer)
+{
+	return HRTIMER_NORESTART;
+}
+
+static void as_fix_cancel(void *data)
+{
+	struct as_data *ad = data;
+
+	hrtimer_cancel(&ad->antic_timer);
+}
+
+static struct as_fix *as_fix_new(struct kunit *test)
+{
+	struct as_fix *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct elevator_queue *eq;
+	struct blk_mq_tag_set *set;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->test = test;
+	f->q = kunit_kzalloc(test, sizeof(*f->q), GFP_KERNEL);
+	f->hctx = kunit_kzalloc(test, sizeof(*f->hctx), GFP_KERNEL);
+	f->ad = kunit_kzalloc(test, sizeof(*f->ad), GFP_KERNEL);
+	eq = kunit_kzalloc(test, sizeof(*eq), GFP_KERNEL);
+	set = kunit_kzalloc(test, sizeof(*set), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, f->q && f->hctx && f->ad && eq && set);
+
+	set->queue_depth = 32;
+	set->nr_hw_queues = 1;
+	f->q->tag_set = set;
+	f->q->elevator = eq;
+	/* no merges: the fake requests have no bios */
+	blk_queue_flag_set(QUEUE_FLAG_NOMERGES, f->q);
+	eq->elevator_data = f->ad;
+	f->hctx->queue = f->q;
+
+	as_init_data(f->ad, f->q);
+	f->ad->antic_timer.function = as_fix_timer_fn;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, as_fix_cancel,
+							f->ad), 0);
+	/*
+	 * Deadlines far away, and a long antic_expire: a slow (debug, TCG)
+	 * guest must not see a FIFO expire or a wait time out by itself.
+	 * The tests that want those move the clock of the request or call
+	 * the timer path with its deadline.
+	 */
+	f->ad->fifo_expire_ms[AS_SYNC] = 10000;
+	f->ad->fifo_expire_ms[AS_ASYNC] = 10000;
+	f->ad->batch_expire_ms[AS_SYNC] = 10000;
+	f->ad->batch_expire_ms[AS_ASYNC] = 10000;
+	f->ad->antic_expire_ns = MS(1000);
+
+	for (i = 0; i < AS_NPROC; i++) {
+		f->aic[i].icq.q = f->q;
+		f->aic[i].icq.ioc = &f->ioc[i];
+	}
+	return f;
+}
+
+/*
+ * An 8-sector request at @pos of process @proc (-1: none, as writeback
+ * from a flusher), a read or an async write.
+ */
+static struct request *as_fix_rq(struct as_fix *f, int proc, bool write,
+				 sector_t pos)
+{
+	struct request *rq = kunit_kzalloc(f->test, sizeof(*rq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(f->test, rq);
+	rq->q = f->q;
+	rq->cmd_flags = (write ? REQ_OP_WRITE : REQ_OP_READ) | REQ_NOMERGE;
+	rq->__sector = pos;
+	rq->__data_len = 8 << SECTOR_SHIFT;
+	INIT_LIST_HEAD(&rq->queuelist);
+	RB_CLEAR_NODE(&rq->rb_node);
+	/* as as_prepare_request() sets them up */
+	if (proc >= 0 && write)
+		rq->elv.priv[1] = &f->ioc[proc];
+	else if (proc >= 0)
+		rq->elv.icq = &f->aic[proc].icq;
+	return rq;
+}
+
+static void as_fix_insert(struct as_fix *f, struct request *rq,
+			  blk_insert_t flags)
+{
+	LIST_HEAD(free);
+
+	spin_lock_irq(&f->ad->lock);
+	as_insert_request(f->hctx, rq, flags, &free);
+	spin_unlock_irq(&f->ad->lock);
+	KUNIT_EXPECT_TRUE(f->test, list_empty(&free));
+}
+
+static struct request *as_fix_add(struct as_fix *f, int proc, bool write,
+				  sector_t pos)
+{
+	struct request *rq = as_fix_rq(f, proc, write, pos);
+
+	as_fix_insert(f, rq, 0);
+	return rq;
+}
+
+/* Complete @rq now; returns whether the queue would be run. */
+static bool as_fix_done(struct as_fix *f, struct request *rq)
+{
+	bool kick;
+
+	spin_lock_irq(&f->ad->lock);
+	kick = as_complete(f->ad, rq, ktime_get_ns());
+	spin_unlock_irq(&f->ad->lock);
+	return kick;
+}
+
+static struct request *as_fifo_head_rq(struct as_fix *f, enum as_dir dir)
+{
+	return list_first_entry_or_null(&f->ad->fifo_list[dir], struct request,
+					queuelist);
+}
+
+static unsigned long as_fix_stops(struct as_fix *f, enum as_verdict v)
+{
+	return f->ad->stat_stop[v];
+}
+
+/*
+ * Process 0 reads at 1000 and the read goes to the device; process 1's
+ * read far away must then wait for process 0's next one (wait_req).
+ * Returns process 1's request; *@a1 is process 0's.
+ */
+static struct request *as_fix_wait(struct as_fix *f, struct request **a1)
+{
+	struct kunit *test = f->test;
+	struct request *b;
+
+	*a1 = as_fix_add(f, 0, false, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, as_dispatch_request(f->hctx), *a1);
+	b = as_fix_add(f, 1, false, FAR);
+	KUNIT_EXPECT_TRUE(test, as_has_work(f->hctx));
+	KUNIT_ASSERT_NULL(test, as_dispatch_request(f->hctx));
+	KUNIT_ASSERT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_REQ);
+	KUNIT_EXPECT_PTR_EQ(test, f->ad->antic_aic, &f->aic[0]);
+	KUNIT_EXPECT_EQ(test, f->ad->stat_starts, 1UL);
+	KUNIT_EXPECT_FALSE(test, as_has_work(f->hctx));
+	return b;
+}
+
+static void as_sm_hit(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1, *a2;
+
+	as_fix_wait(f, &a1);
+	/* The read completes: now wait for the next one, timer armed. */
+	KUNIT_EXPECT_FALSE(test, as_fix_done(f, a1));
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_NEXT);
+	KUNIT_EXPECT_TRUE(test, hrtimer_active(&f->ad->antic_timer));
+	KUNIT_EXPECT_FALSE(test, as_has_work(f->hctx));
+	/* It comes, right after the last: a hit, and it goes first. */
+	a2 = as_fix_add(f, 0, false, 1008);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_OFF);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_HIT), 1UL);
+	KUNIT_EXPECT_TRUE(test, as_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), a2);
+	/* Its think time was measured. */
+	KUNIT_EXPECT_EQ(test, f->aic[0].st.ttime_samples, 1U);
+}
+
+static void as_sm_break_far(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1, *b;
+
+	b = as_fix_wait(f, &a1);
+	as_fix_add(f, 0, false, 2 * FAR);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_OFF);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_FAR), 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b);
+}
+
+static void as_sm_break_close_other(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1, *c;
+
+	as_fix_wait(f, &a1);
+	c = as_fix_add(f, 2, false, 1016);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_CLOSE_OTHER), 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), c);
+}
+
+static void as_sm_break_async(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1;
+
+	as_fix_wait(f, &a1);
+	/* Writeback, or another process's write, does not end the wait ... */
+	as_fix_add(f, -1, true, 5000);
+	as_fix_add(f, 1, true, 6000);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_REQ);
+	/* ... a write of the awaited process does. */
+	as_fix_add(f, 0, true, 7000);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_OFF);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_ASYNC), 1UL);
+}
+
+static void as_sm_timer(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1, *b;
+	u64 deadline;
+	bool kick;
+
+	b = as_fix_wait(f, &a1);
+	as_fix_done(f, a1);
+	KUNIT_ASSERT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_NEXT);
+	deadline = f->ad->antic_deadline_ns;
+	KUNIT_EXPECT_EQ(test, deadline,
+			f->ad->antic_start_ns + f->ad->antic_expire_ns);
+	spin_lock_irq(&f->ad->lock);
+	/* Early: nothing happens. */
+	kick = as_antic_timeout(f->ad, deadline - 1);
+	KUNIT_EXPECT_FALSE(test, kick);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_NEXT);
+	kick = as_antic_timeout(f->ad, deadline);
+	spin_unlock_irq(&f->ad->lock);
+	KUNIT_EXPECT_TRUE(test, kick);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_OFF);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_TIMEOUT), 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b);
+
+	/* The safety net of a wait whose read never completes. */
+	f = as_fix_new(test);
+	as_fix_wait(f, &a1);
+	spin_lock_irq(&f->ad->lock);
+	kick = as_antic_timeout(f->ad, f->ad->antic_deadline_ns);
+	spin_unlock_irq(&f->ad->lock);
+	KUNIT_EXPECT_TRUE(test, kick);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_TIMEOUT), 1UL);
+}
+
+static void as_sm_exit(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1, *b;
+	bool kick;
+
+	b = as_fix_wait(f, &a1);
+	spin_lock_irq(&f->ad->lock);
+	kick = as_aic_exit(f->ad, &f->aic[0]);
+	spin_unlock_irq(&f->ad->lock);
+	KUNIT_EXPECT_TRUE(test, kick);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_EXITED), 1UL);
+	/* A new process exited while waited for. */
+	KUNIT_EXPECT_EQ(test, f->ad->exit_prob, (u64)AS_PROB_ONE / 8);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b);
+	/* Its read, counted at dispatch, is uncounted at completion. */
+	as_fix_done(f, a1);
+	KUNIT_EXPECT_EQ(test, f->aic[0].nr_inflight, 0U);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 1U);
+	as_fix_done(f, b);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 0U);
+
+	/* A new process that comes back lowers the estimate. */
+	b = as_fix_add(f, 1, false, FAR + 8);
+	KUNIT_EXPECT_EQ(test, f->ad->exit_prob, (u64)AS_PROB_ONE / 8 * 7 / 8);
+}
+
+static void as_sm_exit_queued(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1;
+
+	/* Readahead left queued by a process that exits. */
+	a1 = as_fix_add(f, 0, false, 1000);
+	KUNIT_EXPECT_EQ(test, f->aic[0].nr_queued, 1U);
+	spin_lock_irq(&f->ad->lock);
+	KUNIT_EXPECT_FALSE(test, as_aic_exit(f->ad, &f->aic[0]));
+	spin_unlock_irq(&f->ad->lock);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), a1);
+	KUNIT_EXPECT_EQ(test, f->aic[0].nr_queued, 0U);
+	/* Not counted for the process that is gone, nor uncounted. */
+	KUNIT_EXPECT_EQ(test, f->aic[0].nr_inflight, 0U);
+	KUNIT_EXPECT_PTR_EQ(test, f->ad->last_aic, NULL);
+	as_fix_done(f, a1);
+	KUNIT_EXPECT_EQ(test, f->aic[0].nr_inflight, 0U);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 0U);
+}
+
+static void as_sm_requeue(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1;
+	bool kick;
+
+	as_fix_wait(f, &a1);
+	spin_lock_irq(&f->ad->lock);
+	kick = as_requeue(f->ad, a1);
+	spin_unlock_irq(&f->ad->lock);
+	KUNIT_EXPECT_TRUE(test, kick);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_REQUEUED), 1UL);
+	KUNIT_EXPECT_EQ(test, f->aic[0].nr_inflight, 0U);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 0U);
+	/* Back in the scheduler, it goes again, behind the head. */
+	as_fix_insert(f, a1, 0);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), a1);
+	KUNIT_EXPECT_EQ(test, f->aic[0].nr_inflight, 1U);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 1U);
+	as_fix_done(f, a1);
+	KUNIT_EXPECT_EQ(test, f->aic[0].nr_inflight, 0U);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 0U);
+}
+
+static void as_sm_fifo(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1, *b;
+
+	b = as_fix_wait(f, &a1);
+	b->fifo_time = jiffies - 1;
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_FIFO_EXPIRED), 1UL);
+}
+
+static void as_sm_disabled(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1, *b;
+
+	b = as_fix_wait(f, &a1);
+	WRITE_ONCE(f->ad->antic_expire_ns, 0);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_DISABLED), 1UL);
+}
+
+/*
+ * Process 0's read goes out, then process 1's far read does too: the
+ * scheduler declined to wait for process 0.
+ */
+static void as_fix_declined(struct as_fix *f)
+{
+	struct kunit *test = f->test;
+	struct request *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, as_dispatch_request(f->hctx));
+	b = as_fix_add(f, 1, false, FAR);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_EQ(test, f->ad->stat_starts, 0UL);
+	KUNIT_EXPECT_EQ(test, f->ad->stat_declined, 1UL);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_OFF);
+}
+
+static void as_sm_declined(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+
+	/* A process that thinks longer than antic_expire. */
+	as_fix_add(f, 0, false, 1000);
+	f->aic[0].st.ttime_samples = AS_MIN_SAMPLES;
+	f->aic[0].st.ttime_mean = MS(2000);
+	as_fix_declined(f);
+
+	/* A new process, when new processes thought that long. */
+	f = as_fix_new(test);
+	as_fix_add(f, 0, false, 1000);
+	f->ad->new_proc_st.ttime_samples = AS_MIN_SAMPLES;
+	f->ad->new_proc_st.ttime_mean = MS(2000);
+	as_fix_declined(f);
+
+	/* A new process, when new processes tend to exit. */
+	f = as_fix_new(test);
+	as_fix_add(f, 0, false, 1000);
+	f->ad->exit_prob = AS_PROB_ONE;
+	as_fix_declined(f);
+
+	/* A seeky process. */
+	f = as_fix_new(test);
+	as_fix_add(f, 0, false, 1000);
+	f->aic[0].st.seek_samples = AS_MIN_SAMPLES;
+	f->aic[0].st.seek_mean = FAR / 4;
+	as_fix_declined(f);
+}
+
+static void as_sm_batch_drain(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1, *w;
+
+	as_fix_wait(f, &a1);
+	w = as_fix_add(f, -1, true, 5000);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_REQ);
+	/* The read batch is over: the wait ends, writes are next ... */
+	f->ad->batch_start = jiffies - msecs_to_jiffies(10000) - 1;
+	KUNIT_EXPECT_NULL(test, as_dispatch_request(f->hctx));
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_BATCH), 1UL);
+	KUNIT_EXPECT_EQ(test, f->ad->batch_dir, AS_ASYNC);
+	/* ... once the read has left the device. */
+	KUNIT_EXPECT_TRUE(test, f->ad->changed_batch);
+	KUNIT_EXPECT_FALSE(test, as_has_work(f->hctx));
+	KUNIT_EXPECT_NULL(test, as_dispatch_request(f->hctx));
+	KUNIT_EXPECT_TRUE(test, as_fix_done(f, a1));
+	KUNIT_EXPECT_TRUE(test, as_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), w);
+	KUNIT_EXPECT_FALSE(test, f->ad->changed_batch);
+}
+
+static void as_sm_write_held(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *w1, *w2, *w3;
+
+	w1 = as_fix_add(f, -1, true, 1000);
+	w2 = as_fix_add(f, -1, true, 2000);
+	w3 = as_fix_add(f, -1, true, 3000);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), w1);
+	KUNIT_EXPECT_EQ(test, f->ad->batch_dir, AS_ASYNC);
+	/* A reader is about: one write at a time at the device. */
+	f->ad->write_batch_count = 1;
+	f->ad->last_read_done = jiffies;
+	KUNIT_EXPECT_NULL(test, as_dispatch_request(f->hctx));
+	KUNIT_EXPECT_TRUE(test, f->ad->write_held);
+	KUNIT_EXPECT_FALSE(test, as_has_work(f->hctx));
+	/* Its completion resumes dispatch. */
+	KUNIT_EXPECT_TRUE(test, as_fix_done(f, w1));
+	KUNIT_EXPECT_FALSE(test, f->ad->write_held);
+	KUNIT_EXPECT_TRUE(test, as_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), w2);
+	KUNIT_EXPECT_NULL(test, as_dispatch_request(f->hctx));
+	KUNIT_EXPECT_TRUE(test, f->ad->write_held);
+	/* So does a read. */
+	as_fix_add(f, 0, false, 9000);
+	KUNIT_EXPECT_FALSE(test, f->ad->write_held);
+	KUNIT_EXPECT_TRUE(test, as_has_work(f->hctx));
+	KUNIT_EXPECT_EQ(test, f->ad->nr_queued[AS_ASYNC], 1U);
+	KUNIT_EXPECT_PTR_EQ(test, as_fifo_head_rq(f, AS_ASYNC), w3);
+}
+
+static void as_sm_has_work(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a1, *h;
+
+	KUNIT_EXPECT_FALSE(test, as_has_work(f->hctx));
+	as_fix_wait(f, &a1);
+	/* wait_req: held */
+	KUNIT_EXPECT_FALSE(test, as_has_work(f->hctx));
+	/* an at-head insert (a requeue) goes at once, even while waiting */
+	h = as_fix_rq(f, 2, false, 50000);
+	as_fix_insert(f, h, BLK_MQ_INSERT_AT_HEAD);
+	KUNIT_EXPECT_TRUE(test, as_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), h);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_REQ);
+	/* wait_next: held */
+	as_fix_done(f, a1);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_NEXT);
+	KUNIT_EXPECT_FALSE(test, as_has_work(f->hctx));
+}
+
+static void as_sm_two_way(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *a, *b, *c, *d, *e;
+
+	/* No anticipation: the elevator alone. */
+	f->ad->antic_expire_ns = 0;
+	a = as_fix_add(f, 0, false, 992);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), a);
+	/* Head at 1000: 100 behind (cost 200) beats 300 ahead. */
+	b = as_fix_add(f, 1, false, 900);
+	c = as_fix_add(f, 2, false, 1300);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), c);
+	/* Head at 1308: 92 ahead beats 58 behind (cost 116). */
+	d = as_fix_add(f, 1, false, 1250);
+	e = as_fix_add(f, 2, false, 1400);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), e);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), d);
+	/* Beyond AS_MAXBACK behind, and nothing ahead: the oldest. */
+	b = as_fix_add(f, 1, false, AS_MAXBACK * 4);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b);
+	c = as_fix_add(f, 1, false, 8);
+	d = as_fix_add(f, 1, false, AS_MAXBACK * 2);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), c);
+}
+
 static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_ttime_mean),
 	KUNIT_CASE(as_test_ttime_decay),
@@ -532,6 +1037,21 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_hw_deep),
 	KUNIT_CASE(as_test_hw_hysteresis),
 	KUNIT_CASE(as_test_hw_tags),
+	KUNIT_CASE(as_sm_hit),
+	KUNIT_CASE(as_sm_break_far),
+	KUNIT_CASE(as_sm_break_close_other),
+	KUNIT_CASE(as_sm_break_async),
+	KUNIT_CASE(as_sm_timer),
+	KUNIT_CASE(as_sm_exit),
+	KUNIT_CASE(as_sm_exit_queued),
+	KUNIT_CASE(as_sm_requeue),
+	KUNIT_CASE(as_sm_fifo),
+	KUNIT_CASE(as_sm_disabled),
+	KUNIT_CASE(as_sm_declined),
+	KUNIT_CASE(as_sm_batch_drain),
+	KUNIT_CASE(as_sm_write_held),
+	KUNIT_CASE(as_sm_has_work),
+	KUNIT_CASE(as_sm_two_way),
 	{}
 };
 

@@ -78,97 +78,6 @@
  */
 #define AS_DEEP_QUEUE_DEPTH		32
 
-/*
- * Requests are classed as in the later 2.6 scheduler: reads and synchronous
- * writes (O_SYNC, O_DIRECT, fsync) form the sync class, served in "read"
- * batches with anticipation; writeback forms the async class.  The
- * tunables keep their 2.6 names: read_* apply to the sync class, write_*
- * to the async one.
- */
-enum as_dir {
-	AS_SYNC		= 0,
-	AS_ASYNC	= 1,
-};
-
-enum { AS_DIR_COUNT = 2 };
-
-enum as_antic_state {
-	AS_ANTIC_OFF,		/* dispatching normally */
-	AS_ANTIC_WAIT_REQ,	/* holding; the awaited process's read is in flight */
-	AS_ANTIC_WAIT_NEXT,	/* holding; timer armed, waiting for its next read */
-};
-
-/* rq->elv.priv[0] flags */
-#define AS_RQ_SEEN	BIT(0)	/* statistics updated on the first insert */
-#define AS_RQ_QUEUED	BIT(1)	/* counted in aic->nr_queued */
-#define AS_RQ_INFLIGHT	BIT(2)	/* dispatched, not completed yet */
-#define AS_RQ_AIC_INFLIGHT BIT(3)	/* counted in aic->nr_inflight */
-
-struct as_io_cq {
-	struct io_cq		icq;	/* must be first */
-	/* all below protected by as_data->lock */
-	struct as_proc_stats	st;
-	unsigned int		nr_queued;	/* reads queued in the scheduler */
-	unsigned int		nr_inflight;	/* reads dispatched, not completed */
-	bool			exited;
-};
-
-struct as_data {
-	struct request_queue	*q;
-	spinlock_t		lock;		/* protects all of as_data and as_io_cq */
-
-	struct list_head	dispatch;	/* at-head inserts */
-	struct rb_root		sort_list[AS_DIR_COUNT];
-	struct list_head	fifo_list[AS_DIR_COUNT];
-	sector_t		next_pos[AS_DIR_COUNT];
-	unsigned int		nr_queued[AS_DIR_COUNT];
-
-	/* batches */
-	enum as_dir		batch_dir;
-	unsigned long		batch_start;	/* jiffies */
-	bool			changed_batch;	/* draining the other direction */
-	bool			write_held;	/* write batch waits for completions */
-	unsigned long		last_read_done;	/* jiffies */
-	unsigned long		read_forced;	/* jiffies: expired read dispatched */
-	unsigned int		write_count;	/* writes in this batch */
-	unsigned int		write_batch_count;	/* self-tuned */
-	bool			write_batch_exhausted;
-	bool			write_batch_idled;	/* ran dry, device idle */
-
-	/* anticipation */
-	enum as_antic_state	antic_state;
-	struct as_io_cq		*last_aic;	/* process of the last read dispatched */
-	sector_t		last_read_end;
-	struct as_io_cq		*antic_aic;	/* process we are waiting for */
-	sector_t		antic_pos;
-	u64			antic_start_ns;	/* WAIT_NEXT start */
-	u64			antic_deadline_ns;	/* absolute expiry of the timer */
-	bool			antic_cooldown;	/* no new wait before a dispatch */
-	struct hrtimer		antic_timer;
-	struct as_proc_stats	new_proc_st;	/* first samples of new processes */
-	u64			exit_prob;	/* a new process exits, not reads */
-
-	/* hardware awareness */
-	unsigned int		nr_inflight_dir[AS_DIR_COUNT];	/* at the device */
-	unsigned long		hw_seq;		/* dispatches so far */
-	unsigned long		hw_done_seq;	/* latest dispatch completed */
-	struct as_hw_est	hw;
-	bool			deep_queue;	/* hw.deep, read locklessly */
-
-	/* statistics, protected by lock */
-	unsigned long		stat_starts;
-	unsigned long		stat_declined;
-	unsigned long		stat_stop[AS_NR_VERDICTS];
-
-	/* tunables */
-	unsigned int		fifo_expire_ms[AS_DIR_COUNT];
-	unsigned int		batch_expire_ms[AS_DIR_COUNT];
-	u64			antic_expire_ns;
-	unsigned int		deep_queue_depth;
-	unsigned int		front_merges;
-	unsigned int		async_depth;
-};
-
 static const char *const as_verdict_name[AS_NR_VERDICTS] = {
 	[AS_STOP_HIT]		= "hit",
 	[AS_STOP_TIMEOUT]	= "timeout",
@@ -807,25 +716,32 @@ static bool as_try_anticipate(struct as_data *ad, struct request *rq)
 	return true;
 }
 
+/* The timer fired at @now_ns: does the wait end?  Returns whether it did. */
+VISIBLE_IF_KUNIT bool as_antic_timeout(struct as_data *ad, u64 now_ns)
+{
+	enum as_verdict v;
+
+	lockdep_assert_held(&ad->lock);
+	if (ad->antic_state == AS_ANTIC_OFF || now_ns < ad->antic_deadline_ns)
+		return false;
+	v = as_check(ad, NULL, now_ns);
+	/* The safety net of a wait for a read still in flight. */
+	if (v == AS_KEEP_WAITING)
+		v = AS_STOP_TIMEOUT;
+	as_antic_stop(ad, v);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_antic_timeout);
+
 static enum hrtimer_restart as_antic_timer_fn(struct hrtimer *timer)
 {
 	struct as_data *ad = container_of(timer, struct as_data, antic_timer);
-	bool kick = false;
 	unsigned long flags;
-	u64 now_ns = ktime_get_ns();
+	bool kick;
 
 	spin_lock_irqsave(&ad->lock, flags);
-	if (ad->antic_state != AS_ANTIC_OFF && now_ns >= ad->antic_deadline_ns) {
-		enum as_verdict v = as_check(ad, NULL, now_ns);
-
-		/* The safety net of a wait for a read still in flight. */
-		if (v == AS_KEEP_WAITING)
-			v = AS_STOP_TIMEOUT;
-		as_antic_stop(ad, v);
-		kick = true;
-	}
+	kick = as_antic_timeout(ad, ktime_get_ns());
 	spin_unlock_irqrestore(&ad->lock, flags);
-
 	if (kick)
 		as_kick(ad);
 	return HRTIMER_NORESTART;
@@ -1086,7 +1002,7 @@ static void as_account_dispatch(struct as_data *ad, struct request *rq)
 	rq->elv.priv[1] = (void *)ad->hw_seq;
 }
 
-static struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx)
+VISIBLE_IF_KUNIT struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct as_data *ad = hctx->queue->elevator->elevator_data;
 	struct request *rq;
@@ -1101,8 +1017,9 @@ static struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	spin_unlock_irqrestore(&ad->lock, flags);
 	return rq;
 }
+EXPORT_SYMBOL_IF_KUNIT(as_dispatch_request);
 
-static bool as_has_work(struct blk_mq_hw_ctx *hctx)
+VISIBLE_IF_KUNIT bool as_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct as_data *ad = hctx->queue->elevator->elevator_data;
 
@@ -1119,6 +1036,7 @@ static bool as_has_work(struct blk_mq_hw_ctx *hctx)
 		return false;
 	return READ_ONCE(ad->antic_state) == AS_ANTIC_OFF;
 }
+EXPORT_SYMBOL_IF_KUNIT(as_has_work);
 
 /* ---- completion --------------------------------------------------------- */
 
@@ -1180,25 +1098,56 @@ static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq,
 	return aic;
 }
 
-static void as_completed_request(struct request *rq, u64 now)
+/*
+ * @rq completed at @now (blk-mq's completion time stamp, on the clock of
+ * ktime_get_ns()).  Returns whether the queue must be run again.
+ */
+VISIBLE_IF_KUNIT bool as_complete(struct as_data *ad, struct request *rq,
+				  u64 now)
 {
-	struct as_data *ad = rq->q->elevator->elevator_data;
 	struct as_io_cq *aic;
-	unsigned long flags;
 	bool kick;
 
-	spin_lock_irqsave(&ad->lock, flags);
+	lockdep_assert_held(&ad->lock);
 	if (as_rq_flags(rq) & AS_RQ_INFLIGHT)
 		as_hw_sample(ad, rq);
 	aic = as_rq_done(ad, rq, &kick);
 	if (aic && !aic->nr_inflight) {
-		/* @now: blk-mq's completion time stamp, on ktime_get_ns()'s clock */
 		aic->st.idle_since_ns = now;
 		if (ad->antic_state == AS_ANTIC_WAIT_REQ && ad->antic_aic == aic) {
 			as_antic_waitnext(ad, now);
 			kick |= ad->antic_state == AS_ANTIC_OFF;
 		}
 	}
+	return kick;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_complete);
+
+/* @rq goes back to blk-mq.  Returns whether the queue must be run again. */
+VISIBLE_IF_KUNIT bool as_requeue(struct as_data *ad, struct request *rq)
+{
+	struct as_io_cq *aic;
+	bool kick;
+
+	lockdep_assert_held(&ad->lock);
+	aic = as_rq_done(ad, rq, &kick);
+	if (aic && aic == ad->antic_aic && ad->antic_state == AS_ANTIC_WAIT_REQ &&
+	    !aic->nr_inflight) {
+		as_antic_stop(ad, AS_STOP_REQUEUED);
+		kick = true;
+	}
+	return kick;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_requeue);
+
+static void as_completed_request(struct request *rq, u64 now)
+{
+	struct as_data *ad = rq->q->elevator->elevator_data;
+	unsigned long flags;
+	bool kick;
+
+	spin_lock_irqsave(&ad->lock, flags);
+	kick = as_complete(ad, rq, now);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	if (kick)
 		as_kick(ad);
@@ -1207,17 +1156,11 @@ static void as_completed_request(struct request *rq, u64 now)
 static void as_requeue_request(struct request *rq)
 {
 	struct as_data *ad = rq->q->elevator->elevator_data;
-	struct as_io_cq *aic;
 	unsigned long flags;
 	bool kick;
 
 	spin_lock_irqsave(&ad->lock, flags);
-	aic = as_rq_done(ad, rq, &kick);
-	if (aic && aic == ad->antic_aic && ad->antic_state == AS_ANTIC_WAIT_REQ &&
-	    !aic->nr_inflight) {
-		as_antic_stop(ad, AS_STOP_REQUEUED);
-		kick = true;
-	}
+	kick = as_requeue(ad, rq);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	if (kick)
 		as_kick(ad);
@@ -1332,8 +1275,10 @@ static void as_update_proc_stats(struct as_data *ad, struct request *rq,
 			  &ad->new_proc_st);
 }
 
-static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
-			      blk_insert_t insert_flags, struct list_head *free)
+VISIBLE_IF_KUNIT void as_insert_request(struct blk_mq_hw_ctx *hctx,
+					struct request *rq,
+					blk_insert_t insert_flags,
+					struct list_head *free)
 {
 	struct request_queue *q = hctx->queue;
 	struct as_data *ad = q->elevator->elevator_data;
@@ -1382,6 +1327,7 @@ static void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 		as_insert_check(ad, rq);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(as_insert_request);
 
 static void as_insert_requests(struct blk_mq_hw_ctx *hctx,
 			       struct list_head *list, blk_insert_t flags)
@@ -1436,8 +1382,9 @@ static void as_request_merged(struct request_queue *q, struct request *req,
 	}
 }
 
-static void as_requests_merged(struct request_queue *q, struct request *req,
-			       struct request *next)
+VISIBLE_IF_KUNIT void as_requests_merged(struct request_queue *q,
+					 struct request *req,
+					 struct request *next)
 {
 	struct as_data *ad = q->elevator->elevator_data;
 
@@ -1456,6 +1403,7 @@ static void as_requests_merged(struct request_queue *q, struct request *req,
 	}
 	as_del_rq(ad, next);
 }
+EXPORT_SYMBOL_IF_KUNIT(as_requests_merged);
 
 /*
  * A synchronous bio must not join an asynchronous request: it would wait
@@ -1526,25 +1474,32 @@ static void as_init_icq(struct io_cq *icq)
 	aic->exited = false;
 }
 
-static void as_exit_icq(struct io_cq *icq)
+/* The process of @aic exited.  Returns whether the queue must be run. */
+VISIBLE_IF_KUNIT bool as_aic_exit(struct as_data *ad, struct as_io_cq *aic)
 {
-	struct as_io_cq *aic = icq_to_aic(icq);
-	struct as_data *ad = icq->q->elevator->elevator_data;
-	unsigned long flags;
-	bool kick = false;
-
-	spin_lock_irqsave(&ad->lock, flags);
+	lockdep_assert_held(&ad->lock);
 	aic->exited = true;
 	if (ad->last_aic == aic)
 		ad->last_aic = NULL;
-	if (ad->antic_aic == aic) {
-		/* A new process exited where one was waited for. */
-		if (!aic->st.ttime_samples)
-			ad->exit_prob = as_ewma(ad->exit_prob, 1, AS_PROB_ONE);
-		as_antic_stop(ad, AS_STOP_EXITED);
-		kick = !list_empty(&ad->fifo_list[AS_SYNC]) ||
-		       !list_empty(&ad->fifo_list[AS_ASYNC]);
-	}
+	if (ad->antic_aic != aic)
+		return false;
+	/* A new process exited where one was waited for. */
+	if (!aic->st.ttime_samples)
+		ad->exit_prob = as_ewma(ad->exit_prob, 1, AS_PROB_ONE);
+	as_antic_stop(ad, AS_STOP_EXITED);
+	return !list_empty(&ad->fifo_list[AS_SYNC]) ||
+	       !list_empty(&ad->fifo_list[AS_ASYNC]);
+}
+EXPORT_SYMBOL_IF_KUNIT(as_aic_exit);
+
+static void as_exit_icq(struct io_cq *icq)
+{
+	struct as_data *ad = icq->q->elevator->elevator_data;
+	unsigned long flags;
+	bool kick;
+
+	spin_lock_irqsave(&ad->lock, flags);
+	kick = as_aic_exit(ad, icq_to_aic(icq));
 	spin_unlock_irqrestore(&ad->lock, flags);
 	if (kick)
 		as_kick(ad);
@@ -1552,22 +1507,9 @@ static void as_exit_icq(struct io_cq *icq)
 
 /* ---- init and exit ------------------------------------------------------ */
 
-static int as_init_sched(struct request_queue *q, struct elevator_type *e)
+/* Set up @ad, zeroed, for @q, with the default tunables. */
+VISIBLE_IF_KUNIT void as_init_data(struct as_data *ad, struct request_queue *q)
 {
-	struct elevator_queue *eq;
-	struct as_data *ad;
-
-	eq = elevator_alloc(q, e);
-	if (!eq)
-		return -ENOMEM;
-
-	ad = kzalloc_node(sizeof(*ad), GFP_KERNEL, q->node);
-	if (!ad) {
-		kobject_put(&eq->kobj);
-		return -ENOMEM;
-	}
-	eq->elevator_data = ad;
-
 	ad->q = q;
 	spin_lock_init(&ad->lock);
 	INIT_LIST_HEAD(&ad->dispatch);
@@ -1589,6 +1531,25 @@ static int as_init_sched(struct request_queue *q, struct elevator_type *e)
 	ad->batch_dir = AS_SYNC;
 	ad->batch_start = jiffies;
 	ad->read_forced = jiffies - msecs_to_jiffies(AS_MAX_EXPIRE_MS);
+}
+EXPORT_SYMBOL_IF_KUNIT(as_init_data);
+
+static int as_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	struct as_data *ad;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return -ENOMEM;
+
+	ad = kzalloc_node(sizeof(*ad), GFP_KERNEL, q->node);
+	if (!ad) {
+		kobject_put(&eq->kobj);
+		return -ENOMEM;
+	}
+	eq->elevator_data = ad;
+	as_init_data(ad, q);
 
 	/* Scheduling state is per queue: dispatch from one hardware queue. */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Anticipatory I/O scheduler: the statistics and the decision function,
- * shared with the KUnit tests.
+ * Anticipatory I/O scheduler: its data structures, the statistics and the
+ * decision function, shared with the KUnit tests.
  */
 #ifndef _ANTICIPATORY_IOSCHED_H
 #define _ANTICIPATORY_IOSCHED_H
 
 #include <linux/bits.h>
+#include <linux/blkdev.h>
+#include <linux/hrtimer.h>
+#include <linux/iocontext.h>
 #include <linux/types.h>
+
+#include "blk-mq.h"
 
 /* Decaying means: each new sample has weight 1/AS_EWMA_WEIGHT. */
 #define AS_EWMA_WEIGHT		8
@@ -95,6 +100,97 @@ struct as_antic_input {
 	sector_t rq_pos;
 };
 
+/*
+ * Requests are classed as in the later 2.6 scheduler: reads and synchronous
+ * writes (O_SYNC, O_DIRECT, fsync) form the sync class, served in "read"
+ * batches with anticipation; writeback forms the async class.  The
+ * tunables keep their 2.6 names: read_* apply to the sync class, write_*
+ * to the async one.
+ */
+enum as_dir {
+	AS_SYNC		= 0,
+	AS_ASYNC	= 1,
+};
+
+enum { AS_DIR_COUNT = 2 };
+
+enum as_antic_state {
+	AS_ANTIC_OFF,		/* dispatching normally */
+	AS_ANTIC_WAIT_REQ,	/* holding; the awaited process's read is in flight */
+	AS_ANTIC_WAIT_NEXT,	/* holding; timer armed, waiting for its next read */
+};
+
+/* rq->elv.priv[0] flags */
+#define AS_RQ_SEEN	BIT(0)	/* statistics updated on the first insert */
+#define AS_RQ_QUEUED	BIT(1)	/* counted in aic->nr_queued */
+#define AS_RQ_INFLIGHT	BIT(2)	/* dispatched, not completed yet */
+#define AS_RQ_AIC_INFLIGHT BIT(3)	/* counted in aic->nr_inflight */
+
+struct as_io_cq {
+	struct io_cq		icq;	/* must be first */
+	/* all below protected by as_data->lock */
+	struct as_proc_stats	st;
+	unsigned int		nr_queued;	/* reads queued in the scheduler */
+	unsigned int		nr_inflight;	/* reads dispatched, not completed */
+	bool			exited;
+};
+
+struct as_data {
+	struct request_queue	*q;
+	spinlock_t		lock;		/* protects all of as_data and as_io_cq */
+
+	struct list_head	dispatch;	/* at-head inserts */
+	struct rb_root		sort_list[AS_DIR_COUNT];
+	struct list_head	fifo_list[AS_DIR_COUNT];
+	sector_t		next_pos[AS_DIR_COUNT];
+	unsigned int		nr_queued[AS_DIR_COUNT];
+
+	/* batches */
+	enum as_dir		batch_dir;
+	unsigned long		batch_start;	/* jiffies */
+	bool			changed_batch;	/* draining the other direction */
+	bool			write_held;	/* write batch waits for completions */
+	unsigned long		last_read_done;	/* jiffies */
+	unsigned long		read_forced;	/* jiffies: expired read dispatched */
+	unsigned int		write_count;	/* writes in this batch */
+	unsigned int		write_batch_count;	/* self-tuned */
+	bool			write_batch_exhausted;
+	bool			write_batch_idled;	/* ran dry, device idle */
+
+	/* anticipation */
+	enum as_antic_state	antic_state;
+	struct as_io_cq		*last_aic;	/* process of the last read dispatched */
+	sector_t		last_read_end;
+	struct as_io_cq		*antic_aic;	/* process we are waiting for */
+	sector_t		antic_pos;
+	u64			antic_start_ns;	/* WAIT_NEXT start */
+	u64			antic_deadline_ns;	/* absolute expiry of the timer */
+	bool			antic_cooldown;	/* no new wait before a dispatch */
+	struct hrtimer		antic_timer;
+	struct as_proc_stats	new_proc_st;	/* first samples of new processes */
+	u64			exit_prob;	/* a new process exits, not reads */
+
+	/* hardware awareness */
+	unsigned int		nr_inflight_dir[AS_DIR_COUNT];	/* at the device */
+	unsigned long		hw_seq;		/* dispatches so far */
+	unsigned long		hw_done_seq;	/* latest dispatch completed */
+	struct as_hw_est	hw;
+	bool			deep_queue;	/* hw.deep, read locklessly */
+
+	/* statistics, protected by lock */
+	unsigned long		stat_starts;
+	unsigned long		stat_declined;
+	unsigned long		stat_stop[AS_NR_VERDICTS];
+
+	/* tunables */
+	unsigned int		fifo_expire_ms[AS_DIR_COUNT];
+	unsigned int		batch_expire_ms[AS_DIR_COUNT];
+	u64			antic_expire_ns;
+	unsigned int		deep_queue_depth;
+	unsigned int		front_merges;
+	unsigned int		async_depth;
+};
+
 #if IS_ENABLED(CONFIG_KUNIT)
 void as_stats_add_ttime(struct as_proc_stats *st, u64 ttime_ns, u64 cap_ns);
 void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
@@ -112,6 +208,17 @@ unsigned long as_fifo_due(unsigned long fifo_time, unsigned long last_forced,
 			  unsigned long expire, unsigned long now);
 bool as_hw_complete(struct as_hw_est *hw, unsigned int busy, unsigned int tags,
 		    bool overtaken, unsigned int depth);
+void as_init_data(struct as_data *ad, struct request_queue *q);
+void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
+		       blk_insert_t insert_flags, struct list_head *free);
+struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx);
+bool as_has_work(struct blk_mq_hw_ctx *hctx);
+bool as_complete(struct as_data *ad, struct request *rq, u64 now);
+bool as_requeue(struct as_data *ad, struct request *rq);
+bool as_antic_timeout(struct as_data *ad, u64 now_ns);
+bool as_aic_exit(struct as_data *ad, struct as_io_cq *aic);
+void as_requests_merged(struct request_queue *q, struct request *req,
+			struct request *next);
 #endif
 
 #endif /* _ANTICIPATORY_IOSCHED_H */
