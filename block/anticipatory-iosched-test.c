@@ -1011,6 +1011,44 @@ static void as_sm_two_way(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), c);
 }
 
+static void as_sm_merge_fifo(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *x, *r1, *r2, *w;
+	unsigned long t;
+
+	x = as_fix_add(f, 2, false, 50000);
+	r1 = as_fix_add(f, 0, false, 2000);
+	r2 = as_fix_add(f, 1, false, 2008);
+	/* @r2 is older than @r1: @r1 takes its deadline and FIFO place. */
+	t = jiffies;
+	x->fifo_time = t - 20;
+	r1->fifo_time = t;
+	r2->fifo_time = t - 10;
+	spin_lock_irq(&f->ad->lock);
+	as_requests_merged(f->q, r1, r2);
+	spin_unlock_irq(&f->ad->lock);
+	KUNIT_EXPECT_EQ(test, (unsigned long)r1->fifo_time, t - 10);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_queued[AS_SYNC], 2U);
+	KUNIT_EXPECT_PTR_EQ(test, as_fifo_head_rq(f, AS_SYNC), x);
+	KUNIT_EXPECT_PTR_EQ(test, list_next_entry(x, queuelist), r1);
+
+	/*
+	 * An async request merged into a sync one: the sync request keeps
+	 * its own deadline and stays in the sync FIFO.
+	 */
+	w = as_fix_add(f, -1, true, 2016);
+	w->fifo_time = t - 30;
+	spin_lock_irq(&f->ad->lock);
+	as_requests_merged(f->q, r1, w);
+	spin_unlock_irq(&f->ad->lock);
+	KUNIT_EXPECT_EQ(test, (unsigned long)r1->fifo_time, t - 10);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_queued[AS_ASYNC], 0U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&f->ad->fifo_list[AS_ASYNC]));
+	KUNIT_EXPECT_PTR_EQ(test, list_next_entry(x, queuelist), r1);
+	KUNIT_EXPECT_PTR_EQ(test, f->ad->fifo_list[AS_SYNC].prev, &r1->queuelist);
+}
+
 static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_ttime_mean),
 	KUNIT_CASE(as_test_ttime_decay),
@@ -1052,6 +1090,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_sm_write_held),
 	KUNIT_CASE(as_sm_has_work),
 	KUNIT_CASE(as_sm_two_way),
+	KUNIT_CASE(as_sm_merge_fifo),
 	{}
 };
 
