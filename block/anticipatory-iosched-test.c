@@ -170,6 +170,14 @@ static struct as_proc_stats good_st = {
 	.seek_samples = 10,
 };
 
+/* The awaited process's own read, at @pos. */
+static void own_read(struct as_antic_input *in, sector_t pos)
+{
+	in->have_rq = true;
+	in->rq_same_process = true;
+	in->rq_pos = pos;
+}
+
 static struct as_antic_input base_input(void)
 {
 	struct as_antic_input in = {
@@ -210,9 +218,7 @@ static void as_test_decide_hit(struct kunit *test)
 
 	in.waiting_next = true;
 	in.elapsed_ns = MS(1);
-	in.have_rq = true;
-	in.rq_same_process = true;
-	in.rq_pos = in.last_pos;
+	own_read(&in, in.last_pos);
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
 	in.rq_pos = in.last_pos + AS_CLOSE_BASE;
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
@@ -260,9 +266,7 @@ static void as_test_break_far(struct kunit *test)
 {
 	struct as_antic_input in = base_input();
 
-	in.have_rq = true;
-	in.rq_same_process = true;
-	in.rq_pos = in.last_pos + 100 * AS_CLOSE_BASE;
+	own_read(&in, in.last_pos + 100 * AS_CLOSE_BASE);
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_FAR);
 }
 
@@ -298,9 +302,7 @@ static void as_test_break_thinktime(struct kunit *test)
 
 	/* Its own request still ends the wait as a hit. */
 	slow.ttime_samples = AS_MIN_SAMPLES;
-	in.have_rq = true;
-	in.rq_same_process = true;
-	in.rq_pos = in.last_pos;
+	own_read(&in, in.last_pos);
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
 }
 
@@ -310,24 +312,15 @@ static void as_test_break_exit(struct kunit *test)
 
 	in.exited = true;
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_EXITED);
-	/* Exit wins over a pending hit. */
-	in.have_rq = true;
-	in.rq_same_process = true;
-	in.rq_pos = in.last_pos;
+	/* Exit wins over a pending hit ... */
+	own_read(&in, in.last_pos);
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_EXITED);
-}
-
-static void as_test_break_exit_prob(struct kunit *test)
-{
-	struct as_antic_input in = base_input();
-
+	/* ... a likely exit does not: its read is there already. */
+	in.exited = false;
 	in.exit_likely = true;
-	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_EXIT_PROB);
-	/* Its own read is there already: a hit all the same. */
-	in.have_rq = true;
-	in.rq_same_process = true;
-	in.rq_pos = in.last_pos;
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
+	in.have_rq = false;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_EXIT_PROB);
 }
 
 static void as_test_break_close_other(struct kunit *test)
@@ -631,12 +624,7 @@ static struct request *as_fix_add(struct as_fix *f, int proc, bool write,
 /* Complete @rq now; returns whether the queue would be run. */
 static bool as_fix_done(struct as_fix *f, struct request *rq)
 {
-	bool kick;
-
-	spin_lock_irq(&f->ad->lock);
-	kick = as_complete(f->ad, rq, ktime_get_ns());
-	spin_unlock_irq(&f->ad->lock);
-	return kick;
+	return as_complete(f->ad, rq, ktime_get_ns());
 }
 
 static struct request *as_fifo_head_rq(struct as_fix *f, enum as_dir dir)
@@ -737,7 +725,6 @@ static void as_sm_timer(struct kunit *test)
 	struct as_fix *f = as_fix_new(test);
 	struct request *a1, *b;
 	u64 deadline;
-	bool kick;
 
 	b = as_fix_wait(f, &a1);
 	as_fix_done(f, a1);
@@ -745,14 +732,10 @@ static void as_sm_timer(struct kunit *test)
 	deadline = f->ad->antic_deadline_ns;
 	KUNIT_EXPECT_EQ(test, deadline,
 			f->ad->antic_start_ns + f->ad->antic_expire_ns);
-	spin_lock_irq(&f->ad->lock);
 	/* Early: nothing happens. */
-	kick = as_antic_timeout(f->ad, deadline - 1);
-	KUNIT_EXPECT_FALSE(test, kick);
+	KUNIT_EXPECT_FALSE(test, as_antic_timeout(f->ad, deadline - 1));
 	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_NEXT);
-	kick = as_antic_timeout(f->ad, deadline);
-	spin_unlock_irq(&f->ad->lock);
-	KUNIT_EXPECT_TRUE(test, kick);
+	KUNIT_EXPECT_TRUE(test, as_antic_timeout(f->ad, deadline));
 	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_OFF);
 	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_TIMEOUT), 1UL);
 	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b);
@@ -760,10 +743,8 @@ static void as_sm_timer(struct kunit *test)
 	/* The safety net of a wait whose read never completes. */
 	f = as_fix_new(test);
 	as_fix_wait(f, &a1);
-	spin_lock_irq(&f->ad->lock);
-	kick = as_antic_timeout(f->ad, f->ad->antic_deadline_ns);
-	spin_unlock_irq(&f->ad->lock);
-	KUNIT_EXPECT_TRUE(test, kick);
+	KUNIT_EXPECT_TRUE(test, as_antic_timeout(f->ad,
+						 f->ad->antic_deadline_ns));
 	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_TIMEOUT), 1UL);
 }
 
@@ -771,13 +752,9 @@ static void as_sm_exit(struct kunit *test)
 {
 	struct as_fix *f = as_fix_new(test);
 	struct request *a1, *b;
-	bool kick;
 
 	b = as_fix_wait(f, &a1);
-	spin_lock_irq(&f->ad->lock);
-	kick = as_aic_exit(f->ad, &f->aic[0]);
-	spin_unlock_irq(&f->ad->lock);
-	KUNIT_EXPECT_TRUE(test, kick);
+	KUNIT_EXPECT_TRUE(test, as_aic_exit(f->ad, &f->aic[0]));
 	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_EXITED), 1UL);
 	/* A new process exited while waited for. */
 	KUNIT_EXPECT_EQ(test, f->ad->exit_prob, (u64)AS_PROB_ONE / 8);
@@ -802,9 +779,7 @@ static void as_sm_exit_queued(struct kunit *test)
 	/* Readahead left queued by a process that exits. */
 	a1 = as_fix_add(f, 0, false, 1000);
 	KUNIT_EXPECT_EQ(test, f->aic[0].nr_queued, 1U);
-	spin_lock_irq(&f->ad->lock);
 	KUNIT_EXPECT_FALSE(test, as_aic_exit(f->ad, &f->aic[0]));
-	spin_unlock_irq(&f->ad->lock);
 	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), a1);
 	KUNIT_EXPECT_EQ(test, f->aic[0].nr_queued, 0U);
 	/* Not counted for the process that is gone, nor uncounted. */
@@ -819,13 +794,9 @@ static void as_sm_requeue(struct kunit *test)
 {
 	struct as_fix *f = as_fix_new(test);
 	struct request *a1;
-	bool kick;
 
 	as_fix_wait(f, &a1);
-	spin_lock_irq(&f->ad->lock);
-	kick = as_requeue(f->ad, a1);
-	spin_unlock_irq(&f->ad->lock);
-	KUNIT_EXPECT_TRUE(test, kick);
+	KUNIT_EXPECT_TRUE(test, as_requeue(f->ad, a1));
 	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_REQUEUED), 1UL);
 	KUNIT_EXPECT_EQ(test, f->aic[0].nr_inflight, 0U);
 	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 0U);
@@ -1011,6 +982,15 @@ static void as_sm_two_way(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), c);
 }
 
+/* @next was merged into @req. */
+static void as_fix_merged(struct as_fix *f, struct request *req,
+			  struct request *next)
+{
+	spin_lock_irq(&f->ad->lock);
+	as_requests_merged(f->q, req, next);
+	spin_unlock_irq(&f->ad->lock);
+}
+
 static void as_sm_merge_fifo(struct kunit *test)
 {
 	struct as_fix *f = as_fix_new(test);
@@ -1025,9 +1005,7 @@ static void as_sm_merge_fifo(struct kunit *test)
 	x->fifo_time = t - 20;
 	r1->fifo_time = t;
 	r2->fifo_time = t - 10;
-	spin_lock_irq(&f->ad->lock);
-	as_requests_merged(f->q, r1, r2);
-	spin_unlock_irq(&f->ad->lock);
+	as_fix_merged(f, r1, r2);
 	KUNIT_EXPECT_EQ(test, (unsigned long)r1->fifo_time, t - 10);
 	KUNIT_EXPECT_EQ(test, f->ad->nr_queued[AS_SYNC], 2U);
 	KUNIT_EXPECT_PTR_EQ(test, as_fifo_head_rq(f, AS_SYNC), x);
@@ -1039,9 +1017,7 @@ static void as_sm_merge_fifo(struct kunit *test)
 	 */
 	w = as_fix_add(f, -1, true, 2016);
 	w->fifo_time = t - 30;
-	spin_lock_irq(&f->ad->lock);
-	as_requests_merged(f->q, r1, w);
-	spin_unlock_irq(&f->ad->lock);
+	as_fix_merged(f, r1, w);
 	KUNIT_EXPECT_EQ(test, (unsigned long)r1->fifo_time, t - 10);
 	KUNIT_EXPECT_EQ(test, f->ad->nr_queued[AS_ASYNC], 0U);
 	KUNIT_EXPECT_TRUE(test, list_empty(&f->ad->fifo_list[AS_ASYNC]));
@@ -1064,7 +1040,6 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_break_timeout),
 	KUNIT_CASE(as_test_break_thinktime),
 	KUNIT_CASE(as_test_break_exit),
-	KUNIT_CASE(as_test_break_exit_prob),
 	KUNIT_CASE(as_test_break_close_other),
 	KUNIT_CASE(as_test_break_seeky),
 	KUNIT_CASE(as_test_break_fifo),

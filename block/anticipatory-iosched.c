@@ -480,11 +480,20 @@ static struct request *as_from_pos(struct as_data *ad, enum as_dir dir,
 	return res;
 }
 
+/* The last request before @next in direction @dir (NULL @next: the end). */
+static struct request *as_prev_rq(struct as_data *ad, enum as_dir dir,
+				  struct request *next)
+{
+	struct rb_node *node = next ? rb_prev(&next->rb_node) :
+				      rb_last(&ad->sort_list[dir]);
+
+	return node ? rb_entry_rq(node) : NULL;
+}
+
 static struct request *as_fifo_head(struct as_data *ad, enum as_dir dir)
 {
-	if (list_empty(&ad->fifo_list[dir]))
-		return NULL;
-	return rq_entry_fifo(ad->fifo_list[dir].next);
+	return list_first_entry_or_null(&ad->fifo_list[dir], struct request,
+					queuelist);
 }
 
 /* The device keeps a deep queue (and the detection is on). */
@@ -685,7 +694,7 @@ static bool as_try_anticipate(struct as_data *ad, struct request *rq)
 	u64 now_ns;
 	enum as_verdict v;
 
-	if (!READ_ONCE(ad->antic_expire_ns) || as_deep(ad) || ad->antic_cooldown || !aic)
+	if (!as_antic_enabled(ad) || ad->antic_cooldown || !aic)
 		return false;
 	/* The process already has a read here: no need to wait for it. */
 	if (aic->nr_queued || (rq && rq_aic(rq) == aic))
@@ -719,30 +728,27 @@ static bool as_try_anticipate(struct as_data *ad, struct request *rq)
 /* The timer fired at @now_ns: does the wait end?  Returns whether it did. */
 VISIBLE_IF_KUNIT bool as_antic_timeout(struct as_data *ad, u64 now_ns)
 {
-	enum as_verdict v;
+	unsigned long flags;
+	bool end;
 
-	lockdep_assert_held(&ad->lock);
-	if (ad->antic_state == AS_ANTIC_OFF || now_ns < ad->antic_deadline_ns)
-		return false;
-	v = as_check(ad, NULL, now_ns);
-	/* The safety net of a wait for a read still in flight. */
-	if (v == AS_KEEP_WAITING)
-		v = AS_STOP_TIMEOUT;
-	as_antic_stop(ad, v);
-	return true;
+	spin_lock_irqsave(&ad->lock, flags);
+	end = ad->antic_state != AS_ANTIC_OFF && now_ns >= ad->antic_deadline_ns;
+	if (end) {
+		enum as_verdict v = as_check(ad, NULL, now_ns);
+
+		/* The safety net of a wait for a read still in flight. */
+		as_antic_stop(ad, v == AS_KEEP_WAITING ? AS_STOP_TIMEOUT : v);
+	}
+	spin_unlock_irqrestore(&ad->lock, flags);
+	return end;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_antic_timeout);
 
 static enum hrtimer_restart as_antic_timer_fn(struct hrtimer *timer)
 {
 	struct as_data *ad = container_of(timer, struct as_data, antic_timer);
-	unsigned long flags;
-	bool kick;
 
-	spin_lock_irqsave(&ad->lock, flags);
-	kick = as_antic_timeout(ad, ktime_get_ns());
-	spin_unlock_irqrestore(&ad->lock, flags);
-	if (kick)
+	if (as_antic_timeout(ad, ktime_get_ns()))
 		as_kick(ad);
 	return HRTIMER_NORESTART;
 }
@@ -801,15 +807,12 @@ static void as_hw_sample(struct as_data *ad, struct request *rq)
 static struct request *as_pick(struct as_data *ad, enum as_dir dir)
 {
 	sector_t head = ad->next_pos[dir];
-	struct request *fwd, *back = NULL;
-	struct rb_node *node;
+	struct request *fwd, *back;
 
 	if (as_fifo_expired(ad, dir))
 		return as_fifo_head(ad, dir);
 	fwd = as_from_pos(ad, dir, head);
-	node = fwd ? rb_prev(&fwd->rb_node) : rb_last(&ad->sort_list[dir]);
-	if (node)
-		back = rb_entry_rq(node);
+	back = as_prev_rq(ad, dir, fwd);
 	if (back && as_seek_cost(head, blk_rq_pos(back)) <
 		    (fwd ? as_seek_cost(head, blk_rq_pos(fwd)) : U64_MAX))
 		return back;
@@ -1106,9 +1109,10 @@ VISIBLE_IF_KUNIT bool as_complete(struct as_data *ad, struct request *rq,
 				  u64 now)
 {
 	struct as_io_cq *aic;
+	unsigned long flags;
 	bool kick;
 
-	lockdep_assert_held(&ad->lock);
+	spin_lock_irqsave(&ad->lock, flags);
 	if (as_rq_flags(rq) & AS_RQ_INFLIGHT)
 		as_hw_sample(ad, rq);
 	aic = as_rq_done(ad, rq, &kick);
@@ -1119,6 +1123,7 @@ VISIBLE_IF_KUNIT bool as_complete(struct as_data *ad, struct request *rq,
 			kick |= ad->antic_state == AS_ANTIC_OFF;
 		}
 	}
+	spin_unlock_irqrestore(&ad->lock, flags);
 	return kick;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_complete);
@@ -1127,15 +1132,17 @@ EXPORT_SYMBOL_IF_KUNIT(as_complete);
 VISIBLE_IF_KUNIT bool as_requeue(struct as_data *ad, struct request *rq)
 {
 	struct as_io_cq *aic;
+	unsigned long flags;
 	bool kick;
 
-	lockdep_assert_held(&ad->lock);
+	spin_lock_irqsave(&ad->lock, flags);
 	aic = as_rq_done(ad, rq, &kick);
 	if (aic && aic == ad->antic_aic && ad->antic_state == AS_ANTIC_WAIT_REQ &&
 	    !aic->nr_inflight) {
 		as_antic_stop(ad, AS_STOP_REQUEUED);
 		kick = true;
 	}
+	spin_unlock_irqrestore(&ad->lock, flags);
 	return kick;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_requeue);
@@ -1143,26 +1150,16 @@ EXPORT_SYMBOL_IF_KUNIT(as_requeue);
 static void as_completed_request(struct request *rq, u64 now)
 {
 	struct as_data *ad = rq->q->elevator->elevator_data;
-	unsigned long flags;
-	bool kick;
 
-	spin_lock_irqsave(&ad->lock, flags);
-	kick = as_complete(ad, rq, now);
-	spin_unlock_irqrestore(&ad->lock, flags);
-	if (kick)
+	if (as_complete(ad, rq, now))
 		as_kick(ad);
 }
 
 static void as_requeue_request(struct request *rq)
 {
 	struct as_data *ad = rq->q->elevator->elevator_data;
-	unsigned long flags;
-	bool kick;
 
-	spin_lock_irqsave(&ad->lock, flags);
-	kick = as_requeue(ad, rq);
-	spin_unlock_irqrestore(&ad->lock, flags);
-	if (kick)
+	if (as_requeue(ad, rq))
 		as_kick(ad);
 }
 
@@ -1210,20 +1207,8 @@ static bool as_insert_check(struct as_data *ad, struct request *rq)
 static struct request *as_ends_at(struct as_data *ad, enum as_dir dir,
 				  sector_t pos)
 {
-	struct rb_node *node = ad->sort_list[dir].rb_node;
-	struct request *prev = NULL;
+	struct request *prev = as_prev_rq(ad, dir, as_from_pos(ad, dir, pos));
 
-	/* The last request that starts before @pos. */
-	while (node) {
-		struct request *r = rb_entry_rq(node);
-
-		if (blk_rq_pos(r) < pos) {
-			prev = r;
-			node = node->rb_right;
-		} else {
-			node = node->rb_left;
-		}
-	}
 	if (prev && blk_rq_pos(prev) + blk_rq_sectors(prev) == pos)
 		return prev;
 	return NULL;
@@ -1477,31 +1462,31 @@ static void as_init_icq(struct io_cq *icq)
 /* The process of @aic exited.  Returns whether the queue must be run. */
 VISIBLE_IF_KUNIT bool as_aic_exit(struct as_data *ad, struct as_io_cq *aic)
 {
-	lockdep_assert_held(&ad->lock);
+	unsigned long flags;
+	bool kick = false;
+
+	spin_lock_irqsave(&ad->lock, flags);
 	aic->exited = true;
 	if (ad->last_aic == aic)
 		ad->last_aic = NULL;
-	if (ad->antic_aic != aic)
-		return false;
-	/* A new process exited where one was waited for. */
-	if (!aic->st.ttime_samples)
-		ad->exit_prob = as_ewma(ad->exit_prob, 1, AS_PROB_ONE);
-	as_antic_stop(ad, AS_STOP_EXITED);
-	return !list_empty(&ad->fifo_list[AS_SYNC]) ||
-	       !list_empty(&ad->fifo_list[AS_ASYNC]);
+	if (ad->antic_aic == aic) {
+		/* A new process exited where one was waited for. */
+		if (!aic->st.ttime_samples)
+			ad->exit_prob = as_ewma(ad->exit_prob, 1, AS_PROB_ONE);
+		as_antic_stop(ad, AS_STOP_EXITED);
+		kick = !list_empty(&ad->fifo_list[AS_SYNC]) ||
+		       !list_empty(&ad->fifo_list[AS_ASYNC]);
+	}
+	spin_unlock_irqrestore(&ad->lock, flags);
+	return kick;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_aic_exit);
 
 static void as_exit_icq(struct io_cq *icq)
 {
 	struct as_data *ad = icq->q->elevator->elevator_data;
-	unsigned long flags;
-	bool kick;
 
-	spin_lock_irqsave(&ad->lock, flags);
-	kick = as_aic_exit(ad, icq_to_aic(icq));
-	spin_unlock_irqrestore(&ad->lock, flags);
-	if (kick)
+	if (as_aic_exit(ad, icq_to_aic(icq)))
 		as_kick(ad);
 }
 
