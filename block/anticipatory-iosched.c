@@ -12,15 +12,18 @@
  *
  * The core is a deadline scheduler: a FIFO with expiry times and a sector
  * sorted tree for each class (sync: reads and synchronous writes; async:
- * writeback), dispatch in batches of one class in ascending sector order.
- * On top of it:
+ * writeback), dispatch in batches of one class, each request the nearest
+ * to the head ahead or, at twice the cost, behind (as_seek_cost()).  On top
+ * of it:
  *
  * - Anticipation.  In a sync batch, when the next request is not of the
  *   process whose read went out last, dispatch may be held: while that
  *   read is in flight (WAIT_REQ), then for up to antic_expire (WAIT_NEXT,
  *   an hrtimer).  as_antic_decide() says whether to go on waiting, from
- *   the process's mean think time and seek distance (kept in its io_cq),
- *   the request at hand, FIFO expiry and the batch's time.  Holding means
+ *   the process's mean think time and seek distance (kept in its io_cq;
+ *   a new process is judged by the means of recent new processes, and
+ *   not waited for while new processes tend to exit), the request at
+ *   hand, FIFO expiry and the batch's time.  Holding means
  *   has_work() says no; the timer, a completion or an insertion reruns
  *   the queue.
  * - Batch drains and a write cap.  A new batch starts once the requests of
