@@ -276,17 +276,19 @@ static void reorder_test(struct kunit *test)
 static void aging_test(struct kunit *test)
 {
 	struct simhba_disk *d = new_disk(test, "sata-7200", 0);
-	struct simhba_op far, near[4], *op;
+	/* On the heap: five ops overflow a KASAN kernel's stack frame limit. */
+	struct simhba_op *ops = kunit_kcalloc(test, 5, sizeof(*ops), GFP_KERNEL);
+	struct simhba_op *far = &ops[0], *near = &ops[1], *op;
 	u64 now = 0;
 	unsigned int i, served = 0;
 	bool far_done = false;
 
+	KUNIT_ASSERT_NOT_NULL(test, ops);
 	d->depth = 32;
 	d->age_ns = 50 * NSEC_PER_MSEC;
-	INIT_LIST_HEAD(&far.node);
-	far = (struct simhba_op){ .lba = d->capacity - 8, .nsect = 8 };
-	INIT_LIST_HEAD(&far.node);
-	simhba_disk_enqueue(d, &far, now, 0);
+	*far = (struct simhba_op){ .lba = d->capacity - 8, .nsect = 8 };
+	INIT_LIST_HEAD(&far->node);
+	simhba_disk_enqueue(d, far, now, 0);
 	for (i = 0; i < 4; i++) {
 		near[i] = (struct simhba_op){ .lba = 1000 * i, .nsect = 8 };
 		INIT_LIST_HEAD(&near[i].node);
@@ -297,7 +299,7 @@ static void aging_test(struct kunit *test)
 		now = simhba_disk_next_event(d);
 		KUNIT_ASSERT_NE(test, now, U64_MAX);
 		while (simhba_disk_reap(d, now, &op)) {
-			if (op == &far) {
+			if (op == far) {
 				far_done = true;
 				continue;
 			}
