@@ -17,6 +17,9 @@ PKGS=(
 	fio blktrace sg3-utils mdadm gnuplot-nox util-linux procps e2fsprogs
 	# dbt2: postgres, initdb and pgbench run in the guest only
 	postgresql postgresql-contrib
+	# make test: the bench report page opened in a headless browser
+	# (tests/lab/010)
+	chromium
 )
 
 missing=()
