@@ -2,27 +2,11 @@
 # Shared by block/001 and block/002.
 
 # The schedulers the booted kernel should offer: the built-in ones plus one
-# per I/O scheduler module (loaded here).  A module "foo-iosched", or one
-# with the alias "foo-iosched" (as bfq.ko has), registers "foo".
+# per I/O scheduler module (loaded here, _sched_modules).
 _expected_schedulers()
 {
-	local modroot ko m name
-
 	echo none mq-deadline kyber bfq
-	modroot=$(sed -n 's/.*blk26\.modroot=\([^ ]*\).*/\1/p' /proc/cmdline)
-	for ko in $(find "$modroot/lib/modules/$(uname -r)/kernel/block" \
-			-name '*.ko*' ! -name '*_kunit.ko*' 2>/dev/null); do
-		m=$(basename "$ko")
-		m=${m%%.ko*}
-		case $m in
-		*-iosched) name=${m%-iosched} ;;
-		*) name=$(modinfo -F alias "$ko" 2>/dev/null |
-			  sed -n 's/-iosched$//p' | head -n1) ;;
-		esac
-		[ -n "$name" ] || continue
-		modprobe "$m" || _fail "cannot load scheduler module $m"
-		echo "$name"
-	done
+	_sched_modules || _fail "cannot load every scheduler module"
 }
 
 _elevator_checks()

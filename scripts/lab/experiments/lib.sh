@@ -64,17 +64,11 @@ bench_note()
 	echo "bench: note: $*" >&2
 }
 
-# The I/O schedulers a disk offers (loading every scheduler module first).
+# The I/O schedulers a disk offers (loading every scheduler module first,
+# those named foo-iosched and those with that alias, as cfq.ko).
 bench_schedulers()
 {
-	local modroot ko m
-
-	modroot=$(sed -n 's/.*blk26\.modroot=\([^ ]*\).*/\1/p' /proc/cmdline)
-	for ko in $(find "$modroot/lib/modules/$(uname -r)/kernel/block" \
-			-name '*-iosched.ko*' 2>/dev/null); do
-		m=$(basename "$ko")
-		modprobe "${m%%.ko*}" 2>/dev/null
-	done
+	_sched_modules >/dev/null
 	_schedulers "$1"
 }
 
