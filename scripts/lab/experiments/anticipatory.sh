@@ -45,13 +45,8 @@ overhead) parts=overhead ;;
    exit 2 ;;
 esac
 
-nb=
-if modprobe null_blk nr_devices=1 queue_mode=2 gb=4 irqmode=0 completion_nsec=0 \
-		submit_queues=2 >/dev/null 2>&1 && [ -b /dev/nullb0 ]; then
-	nb=nullb0
-else
+nb=$(bench_nullblk) ||
 	bench_note "null_blk is not available: no scheduler-overhead column"
-fi
 dev=
 if [[ " $parts " == *" disk "* ]]; then
 	dev=$(bench_disk sata-7200)
@@ -71,54 +66,6 @@ steps=0
 [ -z "$dev" ] || steps=$((steps + nsched * BENCH_RUNS * 4))
 [ -z "$nb" ] || steps=$((steps + nsched * BENCH_RUNS * $(wc -w <<<"$parts")))
 bench_plan "$steps"
-
-fio_total_iops()
-{
-	python3 - "$1" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-print('%.1f' % sum(job['read']['iops'] + job['write']['iops'] for job in j['jobs']))
-PY
-}
-
-# nullblk_turns METRIC WHAT: BENCH_RUNS rows of METRIC (null_blk 4 KiB random
-# reads, kIOPS) per scheduler.  Each run is cut into slices of about 2 s
-# that rotate through the schedulers, so that slow drifts of the host hit
-# them all alike; a scheduler's row is the mean of its slices.
-nullblk_turns()
-{
-	local metric=$1 what=$2 nslices slice run i s
-	local -A sum
-
-	nslices=$((secs / 2 > 0 ? secs / 2 : 1))
-	slice=$((secs / nslices))
-	for run in $(seq 1 "$BENCH_RUNS"); do
-		sum=()
-		for ((i = 1; i <= nslices; i++)); do
-			for s in $scheds; do
-				[ "$i" = 1 ] && bench_step "elevator=$s run $run: null_blk 4 KiB random reads, $what ($nslices x ${slice} s, in turns)"
-				echo "$s" >/sys/block/$nb/queue/scheduler 2>/dev/null || continue
-				fio --output-format=json --output="$TEST_TMP/nb.json" \
-				    --time_based --runtime="$slice" --filename=/dev/$nb \
-				    --name=nb --rw=randread --bs=4k --direct=1 --ioengine=libaio \
-				    --iodepth=8 --numjobs=4 --norandommap --group_reporting \
-				    >/dev/null 2>&1
-				sum[$s]="${sum[$s]:-} $(fio_total_iops "$TEST_TMP/nb.json" 2>/dev/null || echo x)"
-			done
-		done
-		for s in $scheds; do
-			if ! grep -qw -- "$s" /sys/block/$nb/queue/scheduler; then
-				bench_note "cannot select $s on null_blk"
-				continue
-			fi
-			bench_row "{\"elevator\": \"$s\"}" \
-				"{\"$metric\": $(awk -v l="${sum[$s]:-}" 'BEGIN {
-					n = split(l, v); t = 0
-					for (i = 1; i <= n; i++) { if (v[i] == "x") { print "null"; exit } t += v[i] }
-					if (n) printf "%.2f", t / n / 1000; else print "null" }')}"
-		done
-	done
-}
 
 if [ -n "$dev" ]; then
 	bench_small_writeback
@@ -160,11 +107,11 @@ for p in $parts; do
 		if grep -qw 'blk26.accel=icount' /proc/cmdline; then
 			bench_note "null wall kIOPS needs a wall clock (LAB_ACCEL=tcg): this guest's clock counts instructions, see null kIOPS"
 		else
-			nullblk_turns nullblk_wall_kiops "wall clock"
+			bench_nullblk_turns "$nb" "$secs" nullblk_wall_kiops "wall clock" "" $scheds
 		fi ;;
 	overhead)
 		if grep -qw 'blk26.accel=icount' /proc/cmdline; then
-			nullblk_turns nullblk_kiops "instruction-counted clock"
+			bench_nullblk_turns "$nb" "$secs" nullblk_kiops "instruction-counted clock" "" $scheds
 		else
 			bench_note "the overhead part needs a guest booted with LAB_ACCEL=icount: skipped"
 		fi ;;

@@ -109,20 +109,30 @@ bench_drop_caches()
 	done
 }
 
-# fio_json FILE JOBNAME read|write: bandwidth in MB/s of one job of a fio
-# JSON report.
+# fio_mbps FILE JOBNAME read|write: bandwidth in MB/s of the jobs named
+# JOBNAME of a fio JSON report (their sum when there are several).
 fio_mbps()
 {
 	python3 - "$@" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
-for job in j['jobs']:
-    if job['jobname'] == sys.argv[2]:
-        print('%.2f' % (job[sys.argv[3]]['bw_bytes'] / 1e6))
-        break
-else:
+bw = [job[sys.argv[3]]['bw_bytes'] for job in j['jobs']
+      if job['jobname'] == sys.argv[2]]
+if not bw:
     sys.exit('no job %s in %s' % (sys.argv[2], sys.argv[1]))
+print('%.2f' % (sum(bw) / 1e6))
 EOF
+}
+
+# fio_total_iops FILE: the read and write IOPS of every job of a fio JSON
+# report, summed.
+fio_total_iops()
+{
+	python3 - "$1" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+print('%.1f' % sum(job['read']['iops'] + job['write']['iops'] for job in j['jobs']))
+PY
 }
 
 # Writeback must reach the disk within a measurement, as on the small-memory
@@ -133,32 +143,43 @@ bench_small_writeback()
 	echo $((64 << 20)) >/proc/sys/vm/dirty_bytes
 }
 
-# bench_reader_writer DEV SECS READER_OFFSET WRITER_OFFSET SIZE: a streaming
-# buffered reader (64 KiB reads) against a streaming buffered writer (1 MiB
-# writes) for SECS seconds.  Prints JSON metric fields: reader_MBps (what
-# the reader got), and disk_read_MBps, disk_write_MBps and total_MBps (what
-# reached the disk, from its stat file, read twice while fio runs: from a
-# tenth of SECS after its first I/O to nine tenths, divided by the time
-# that passed between the two readings).  fio's own start can take long
-# (its binary may come from the host), so the window starts from its I/O.
+# bench_reader_writer DEV SECS READER_OFFSET WRITER_OFFSET SIZE [NREADERS]: a
+# streaming buffered reader (64 KiB reads; NREADERS of them, default 1,
+# SIZE bytes apart from READER_OFFSET on, started 1 s apart) against a
+# streaming buffered writer (1 MiB writes) for SECS seconds.  Prints JSON
+# metric fields: reader_MBps (what the readers got, summed), and
+# disk_read_MBps, disk_write_MBps and total_MBps (what reached the disk,
+# from its stat file, read twice while fio runs: from a tenth of SECS after
+# the last reader started to nine tenths, divided by the time that passed
+# between the two readings).  fio's own start can take long (its binary may
+# come from the host), so the window starts from its first I/O.  Every job
+# is measured over the same SECS from the last reader's start (fio's
+# ramp_time); started together, bfq would merge the readers' queues (see
+# bench_seq_readers).
 bench_reader_writer()
 {
-	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 r0 w0 r1 w1 rd t0 t1 pid
+	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 n=${6:-1}
+	local r0 w0 r1 w1 rd t0 t1 pid i jobs=()
 
+	for ((i = 0; i < n; i++)); do
+		jobs+=(--name=reader --rw=read --bs=64k --ioengine=psync
+		       --offset=$((roff + i * size)) --size="$size")
+		[ "$n" = 1 ] || jobs+=(--startdelay=$i --ramp_time=$((n - 1 - i)))
+	done
+	jobs+=(--name=writer --rw=write --bs=1M --ioengine=psync
+	       --offset="$woff" --size="$size")
+	[ "$n" = 1 ] || jobs+=(--ramp_time=$((n - 1)))
 	bench_drop_caches "$dev"
 	fio --output-format=json --output="$TEST_TMP/rw.json" \
 	    --time_based --runtime="$secs" --filename=/dev/"$dev" \
-	    --name=reader --rw=read --bs=64k --ioengine=psync \
-	    --offset="$roff" --size="$size" \
-	    --name=writer --rw=write --bs=1M --ioengine=psync \
-	    --offset="$woff" --size="$size" >/dev/null 2>&1 &
+	    "${jobs[@]}" >/dev/null 2>&1 &
 	pid=$!
 	read -r r0 w0 < <(awk '{ print $3 + $7, 0 }' /sys/block/"$dev"/stat)
 	while kill -0 "$pid" 2>/dev/null &&
 	      [ "$(awk '{ print $3 + $7 }' /sys/block/"$dev"/stat)" = "$r0" ]; do
 		sleep 0.02
 	done
-	sleep "$(awk -v s="$secs" 'BEGIN { print s / 10 }')"
+	sleep "$(awk -v s="$secs" -v n="$n" 'BEGIN { print n - 1 + s / 10 }')"
 	# the time and the disk's counters in one reading
 	read -r t0 r0 w0 < <(awk 'NR == 1 { t = $1 } NR == 2 { print t, $3, $7 }' \
 		/proc/uptime /sys/block/"$dev"/stat)
@@ -248,3 +269,158 @@ bench_stat_delta()
 
 # Wall clock in seconds with nanoseconds.
 bench_now() { date +%s.%N; }
+
+# bench_ioc_setup SETUP: "ELEVATOR GROUPS" of one of seed 002's setups (and
+# the extra bfq ones), GROUPS 1 for one cgroup per reader; nothing for an
+# unknown setup.
+bench_ioc_setup()
+{
+	case $1 in
+	base) echo mq-deadline 0 ;;
+	"ioc off") echo cfq 0 ;;
+	"ioc no idle" | "ioc idle") echo cfq 1 ;;
+	bfq) echo bfq 0 ;;
+	"bfq groups" | "bfq groups slice_idle=0") echo bfq 1 ;;
+	esac
+}
+
+# bench_io_groups: enable the cgroup v2 io controller for child groups;
+# fails when it is not available.
+bench_io_groups()
+{
+	local cg=/sys/fs/cgroup
+
+	[ -f $cg/cgroup.controllers ] && grep -qw io $cg/cgroup.controllers &&
+		echo +io >$cg/cgroup.subtree_control 2>/dev/null
+}
+
+# bench_ioc_random DEV SECS NLIST CONFIG SETUP...: seed 002's measurement.
+# Per setup and per N of NLIST ("2 4 8"), N random readers of DEV (O_DIRECT,
+# 64 KiB, psync, each its own process, region and --randseed) for SECS
+# seconds; one row per measurement, its config CONFIG (JSON members ending
+# with a comma, or empty) plus N, setup and elevator, its metric MBps (the
+# sum of the readers' bandwidth).  Setups (bench_ioc_setup): base
+# (mq-deadline), "ioc off" (cfq, no groups), "ioc no idle" (cfq, a cgroup
+# per reader, group_idle=0), "ioc idle" (cfq, a cgroup per reader, default
+# idling), bfq, "bfq groups", "bfq groups slice_idle=0".  A setup whose
+# scheduler or cgroups the kernel lacks is a note, never a row.  Takes one
+# bench_step per setup and N.
+bench_ioc_random()
+{
+	local dev=$1 secs=$2 nlist=$3 config=$4 setup sched groups n i pids
+	local cg=/sys/fs/cgroup grp size sum iosched
+
+	shift 4
+	size=$(($(cat /sys/block/"$dev"/size) * 512))
+	iosched=/sys/block/$dev/queue/iosched
+	for setup in "$@"; do
+		read -r sched groups < <(bench_ioc_setup "$setup")
+		for n in $nlist; do
+			bench_step "$setup ($sched): $n random readers (${secs} s)"
+			if [ "$groups" = 1 ] && ! bench_io_groups; then
+				bench_note "cgroup v2 io controller not available: no $setup column"
+				continue
+			fi
+			echo "$sched" >/sys/block/"$dev"/queue/scheduler 2>/dev/null || {
+				bench_note "cannot select $sched on $dev: no $setup column"
+				continue
+			}
+			case $setup in
+			"ioc no idle") echo 0 >$iosched/group_idle ;;
+			"ioc idle") echo 8 >$iosched/group_idle ;;
+			"bfq groups slice_idle=0") echo 0 >$iosched/slice_idle ;;
+			esac
+			case $sched in
+			cfq | bfq) [ "$setup" = "bfq groups slice_idle=0" ] ||
+				echo 8 >$iosched/slice_idle ;;
+			esac
+			[ "$sched" != cfq ] || [ "$setup" = "ioc no idle" ] ||
+				echo 8 >$iosched/group_idle
+			pids=()
+			for i in $(seq 1 "$n"); do
+				grp=
+				if [ "$groups" = 1 ]; then
+					grp=$cg/bench-r$i
+					mkdir -p "$grp"
+				fi
+				(
+					[ -z "$grp" ] || echo $BASHPID >"$grp/cgroup.procs"
+					exec fio --output-format=json --output="$TEST_TMP/r$i.json" \
+					    --time_based --runtime="$secs" --filename=/dev/"$dev" \
+					    --name=r --rw=randread --bs=64k --direct=1 \
+					    --ioengine=psync --norandommap --randseed="$i" \
+					    --offset=$(((i - 1) * (size / n))) --size=$((size / n)) \
+					    >/dev/null 2>&1
+				) &
+				pids+=($!)
+			done
+			wait "${pids[@]}"
+			sum=$(python3 - "$TEST_TMP" "$n" <<'PY'
+import json, sys
+t = 0
+for i in range(1, int(sys.argv[2]) + 1):
+    j = json.load(open('%s/r%d.json' % (sys.argv[1], i)))
+    t += j['jobs'][0]['read']['bw_bytes']
+print('%.2f' % (t / 1e6))
+PY
+)
+			[ -n "$sum" ] || sum=null
+			bench_row "{$config\"N\": $n, \"setup\": \"$setup\", \"elevator\": \"$sched\"}" "{\"MBps\": $sum}"
+		done
+	done
+	rmdir $cg/bench-r* 2>/dev/null
+	return 0
+}
+
+# bench_nullblk: load null_blk with one device that completes at once
+# (4 GiB, queue depth per queue of the default, 2 submit queues) and print
+# its name; fails when null_blk is not available.
+bench_nullblk()
+{
+	modprobe null_blk nr_devices=1 queue_mode=2 gb=4 irqmode=0 \
+		completion_nsec=0 submit_queues=2 >/dev/null 2>&1 &&
+		[ -b /dev/nullb0 ] && echo nullb0
+}
+
+# bench_nullblk_turns NB SECS METRIC WHAT CONFIG SCHED...: BENCH_RUNS rows of
+# METRIC (null_blk 4 KiB random reads, 4 jobs at QD 8, kIOPS) per
+# scheduler, each row's config CONFIG (JSON members ending with a comma, or
+# empty) plus the elevator.  Each run is cut into slices of about 2 s that
+# rotate through the schedulers, so that slow drifts of the host hit them
+# all alike; a scheduler's row is the mean of its slices.  WHAT names the
+# clock in the progress lines.
+bench_nullblk_turns()
+{
+	local nb=$1 secs=$2 metric=$3 what=$4 config=$5 nslices slice run i s
+	local -A sum
+
+	shift 5
+	nslices=$((secs / 2 > 0 ? secs / 2 : 1))
+	slice=$((secs / nslices))
+	for run in $(seq 1 "$BENCH_RUNS"); do
+		sum=()
+		for ((i = 1; i <= nslices; i++)); do
+			for s in "$@"; do
+				[ "$i" = 1 ] && bench_step "elevator=$s run $run: null_blk 4 KiB random reads, $what ($nslices x ${slice} s, in turns)"
+				echo "$s" >/sys/block/"$nb"/queue/scheduler 2>/dev/null || continue
+				fio --output-format=json --output="$TEST_TMP/nb.json" \
+				    --time_based --runtime="$slice" --filename=/dev/"$nb" \
+				    --name=nb --rw=randread --bs=4k --direct=1 --ioengine=libaio \
+				    --iodepth=8 --numjobs=4 --norandommap --group_reporting \
+				    >/dev/null 2>&1
+				sum[$s]="${sum[$s]:-} $(fio_total_iops "$TEST_TMP/nb.json" 2>/dev/null || echo x)"
+			done
+		done
+		for s in "$@"; do
+			if ! grep -qw -- "$s" /sys/block/"$nb"/queue/scheduler; then
+				bench_note "cannot select $s on null_blk"
+				continue
+			fi
+			bench_row "{$config\"elevator\": \"$s\"}" \
+				"{\"$metric\": $(awk -v l="${sum[$s]:-}" 'BEGIN {
+					n = split(l, v); t = 0
+					for (i = 1; i <= n; i++) { if (v[i] == "x") { print "null"; exit } t += v[i] }
+					if (n) printf "%.2f", t / n / 1000; else print "null" }')}"
+		done
+	done
+}
