@@ -9,10 +9,15 @@
 secs=$(awk -v s="$BENCH_SCALE" 'BEGIN { t = int(10 * s); print (t < 2 ? 2 : t) }')
 dev=$(bench_disk sata-7200)
 scheds=$(bench_schedulers "$dev")
+# the 2.6 schedulers this series brings back: a row each, or a note
+for s in anticipatory cfq; do
+	grep -qw -- "$s" <<<"$scheds" ||
+		bench_note "elevator $s is not available in this kernel: its row is missing"
+done
 if bench_smoke; then
-	# the smallest size (smoke test): the baseline and the newcomer only
-	scheds=$(for s in mq-deadline anticipatory; do grep -qw -- "$s" <<<"$scheds" && echo "$s"; done)
-	bench_note "smallest size: only mq-deadline and anticipatory"
+	# the smallest size (smoke test): the baseline and the newcomers only
+	scheds=$(for s in mq-deadline anticipatory cfq; do grep -qw -- "$s" <<<"$scheds" && echo "$s"; done)
+	bench_note "smallest size: only mq-deadline, anticipatory and cfq"
 fi
 size=$(($(cat /sys/block/"$dev"/size) * 512))
 region=$((size / 4))
