@@ -35,7 +35,7 @@ import sys
 import time
 
 import figures
-from seeds import SEED_001, SEED_002_SETUPS, seed_001  # noqa: F401
+from seeds import SEED_001, SEED_002_SETUPS, seed_001, seed_002  # noqa: F401
 
 LAB = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(LAB))
@@ -473,12 +473,61 @@ def sg_window(snaps, extra=None):
     return out
 
 
+def parse_blk_time(text):
+    """Who used the disk's time: blkparse's lines "SECONDS ACTION PID
+    SECTOR" (its -f '%T.%9t %a %p %S\\n', actions Q, D and C), and lines
+    "map PID NAME" naming the processes -> {'busy_s': the time at least one
+    request was at the device, 'kinds': {NAME: seconds}, 'pids': {PID:
+    seconds} for the processes no map line names}.  Each moment the device
+    is busy is shared equally between the requests at it (D to C), and a
+    request's share goes to the process that queued it (the Q of its
+    sector), else to the one that issued it."""
+    names, events = {}, []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[0] == 'map':
+            names[f[1]] = ' '.join(f[2:])
+            continue
+        if len(f) < 4 or f[1] not in ('Q', 'D', 'C'):
+            continue
+        try:
+            t = float(f[0])
+        except ValueError:
+            continue
+        events.append((t, len(events), f[1], f[2], f[3]))
+    events.sort()
+    queued, at_disk, used = {}, {}, {}
+    busy, last = 0.0, None
+    for t, _, act, pid, sector in events:
+        if at_disk and last is not None and t > last:
+            dt = t - last
+            busy += dt
+            for p in at_disk.values():
+                used[p] = used.get(p, 0.0) + dt / len(at_disk)
+        last = t
+        if act == 'Q':
+            queued[sector] = pid
+        elif act == 'D':
+            at_disk[sector] = queued.get(sector, pid)
+        else:
+            at_disk.pop(sector, None)
+    out = {'busy_s': round(busy, 9), 'kinds': {}, 'pids': {}}
+    for p, v in used.items():
+        if p in names:
+            k = names[p]
+            out['kinds'][k] = round(out['kinds'].get(k, 0.0) + v, 9)
+        else:
+            out['pids'][p] = round(v, 9)
+    return out
+
+
 PARSERS = {
     'vmstat': lambda t: parse_vmstat(t),
     'readprofile': lambda t: parse_readprofile(t, 10),
     'time': lambda t: parse_time(t),
     'pgbench': lambda t: parse_pgbench(t),
     'sg-window': lambda t: sg_window(*parse_sg_snaps(t)),
+    'blk-time': lambda t: parse_blk_time(t),
 }
 
 
@@ -668,6 +717,11 @@ def fmt_raid0(exp, agg, notes, ctx):
     return '\n'.join(text)
 
 
+def cell(v, f='%.2f'):
+    """A measured value printed with f, or 'missing'."""
+    return 'missing' if v is None else f % v
+
+
 # the comparison with the seed: (metric, what it is)
 SG_COMPARE = [
     ('MBps', 'MB/s (10^6 B/s; disks\' sectors read)'),
@@ -690,9 +744,6 @@ def fmt_sg_segments(exp, agg, notes, ctx):
     """Seed 001: per SG_SEGMENTS value, the vmstat samples (bi in cs us sy
     id) and the measured window; then the measured figures beside the
     seed's, and the ratios 64/32 of both."""
-    def cell(v, f='%.2f'):
-        return 'missing' if v is None else f % v
-
     text = []
     for r in agg:
         c = r['config']
@@ -750,8 +801,48 @@ def fmt_sg_segments(exp, agg, notes, ctx):
 IOC_SETUPS = SEED_002_SETUPS
 
 
-def fmt_ioc_random(exp, agg, notes, ctx):
-    """Seed 002: Mode RdWr N, then one column per setup (sum of MB/s)."""
+# issue 13's goal 1: the "ioc idle" column >= 0.9x base with the same N
+IOC_GOAL = ('ioc idle', 0.9)
+
+
+def ioc_goals(agg):
+    """Issue 13's goal 1 per N that ran: [(what, verdict)], the verdict
+    from the ratio of this run's medians (verdict()), with seed 002's
+    ratio beside it; 'missing' when either column was not measured."""
+    setup, want = IOC_GOAL
+    ns = []
+    for r in agg:
+        n = r['config'].get('N')
+        if n is not None and n not in ns:
+            ns.append(n)
+    out = []
+    for n in ns:
+        def med(su):
+            v = [median_of(r, 'MBps') for r in agg
+                 if r['config'].get('N') == n and
+                 r['config'].get('setup') == su]
+            return v[0] if v else None
+        a, b = med(setup), med('base')
+        what = 'N=%s: %s >= %gx base' % (n, setup, want)
+        sb, si = seed_002(n, 'base'), seed_002(n, setup)
+        if sb and si is not None:
+            what += ' (seed 002: %.2fx)' % (si / sb)
+        if a is None or not b:
+            out.append((what, 'missing (%s not measured)' %
+                        (setup if a is None else 'base')))
+        else:
+            out.append((what, verdict(a / b, want)))
+    return out
+
+
+def goal_lines(title, goals):
+    """A goal block: the title, then one line per (what, verdict)."""
+    return [title] + ['  %-60s %s' % (w, v) for w, v in goals]
+
+
+def ioc_table(agg):
+    """Seed 002's table: Mode RdWr N, then one column per setup (the
+    seed's, then any other the rows have), the median sum of MB/s."""
     setups = list(IOC_SETUPS)
     for r in agg:
         s = r['config'].get('setup')
@@ -771,8 +862,168 @@ def fmt_ioc_random(exp, agg, notes, ctx):
                          else 'missing')
         lines.append(cells)
     text = render(['Mode', 'RdWr', 'N'] + setups, lines, 2)
-    text.append('MB/s, sum over the N readers; "missing": that setup does '
-                'not exist in this kernel (never estimated)')
+    text.append('MB/s, sum over the N readers; "missing": not measured in '
+                'this run (see the notes; never estimated)')
+    return text
+
+
+def fmt_ioc_random(exp, agg, notes, ctx):
+    """Seed 002's table, then issue 13's goal, met or not, per N."""
+    text = ioc_table(agg)
+    text.append('')
+    text += goal_lines('goal of issue 13 (cfq), ratio to base with the same '
+                       'N measured in this run:', ioc_goals(agg))
+    return '\n'.join(text)
+
+
+# issue 13's goals 2-4 (goal 1 is IOC_GOAL, goal 5 DBT2_CFQ_GOAL)
+CFQ_WEIGHT_TOLERANCE = 0.10
+CFQ_MIXED_GOALS = [
+    ('reader_MBps', 3.0, "2 readers' MB/s with a buffered writer >= 3x "
+     'mq-deadline'),
+    ('total_MBps', 0.95, 'the same: total MB/s at the disk >= 0.95x '
+     'mq-deadline'),
+]
+CFQ_NULLBLK_GOAL = 0.9
+
+
+def workload_rows(agg, workload):
+    return [r for r in agg if r['config'].get('workload') == workload]
+
+
+def elevator_median(rows, elevator, metric):
+    v = [median_of(r, metric) for r in rows
+         if r['config'].get('elevator') == elevator]
+    return v[0] if v else None
+
+
+def ratio_verdict(a, b, want):
+    """verdict(a / b, want), or 'no data' without either."""
+    if a is None or not b:
+        return 'no data'
+    return verdict(a / b, want)
+
+
+def weight_shares(agg):
+    """The weights workload: [(weight, share measured or None, the
+    weight's share of the weights)], by weight."""
+    rows = [r for r in workload_rows(agg, 'weights')
+            if r['config'].get('weight') is not None]
+    tot = sum(r['config']['weight'] for r in rows)
+    return sorted((r['config']['weight'], median_of(r, 'share'),
+                   r['config']['weight'] / tot) for r in rows)
+
+
+def within(x, tol):
+    """'1.034x met' when 1 - tol <= x <= 1 + tol, else 'NOT met', with
+    the decimals (at least 3) that show the verdict."""
+    lo, hi = 1 - tol, 1 + tol
+    d = max(decimals_for(x, lo, 3), decimals_for(hi, x, 3))
+    return '%.*fx %s' % (d, x, 'met' if lo <= x <= hi else 'NOT met')
+
+
+def cfq_goals(agg):
+    """Issue 13's goals 1-4 from this run's medians: [(what, verdict)];
+    a goal whose rows did not run reads 'no data' or 'missing'."""
+    out = [('striped LUN, ' + w, v)
+           for w, v in ioc_goals(workload_rows(agg, 'striped'))]
+    if not out:
+        out.append(('striped LUN, %s >= %gx base' % IOC_GOAL,
+                    'missing (not measured)'))
+    shares = weight_shares(agg)
+    for w, share, want in shares:
+        out.append(('weight %d: share / weight share (%.4f) within %d%%'
+                    % (w, want, round(100 * CFQ_WEIGHT_TOLERANCE)),
+                    'missing' if share is None else
+                    within(share / want, CFQ_WEIGHT_TOLERANCE)))
+    if not shares:
+        out.append(('weights 100/200/400/800: shares within 10%',
+                    'missing (not measured)'))
+    mixed = workload_rows(agg, 'readers+writer')
+    for m, want, what in CFQ_MIXED_GOALS:
+        out.append((what, ratio_verdict(
+            elevator_median(mixed, 'cfq', m),
+            elevator_median(mixed, 'mq-deadline', m), want)))
+    out.append(("the same: 2 readers' MB/s >= bfq", at_least(
+        elevator_median(mixed, 'cfq', 'reader_MBps'),
+        elevator_median(mixed, 'bfq', 'reader_MBps'))))
+    nb = workload_rows(agg, 'null_blk')
+    out.append(('null_blk 4 KiB random-read IOPS >= %gx mq-deadline (icount)'
+                % CFQ_NULLBLK_GOAL, ratio_verdict(
+                    elevator_median(nb, 'cfq', 'nullblk_kiops'),
+                    elevator_median(nb, 'mq-deadline', 'nullblk_kiops'),
+                    CFQ_NULLBLK_GOAL)))
+    return out
+
+
+def fmt_cfq(exp, agg, notes, ctx):
+    """Issue 13: seed 002's table on the striped LUN, the weights' shares,
+    2 readers with a writer, the fair-time shares and latencies, null_blk;
+    then every goal, met or not."""
+    text = []
+    striped = workload_rows(agg, 'striped')
+    if striped:
+        text.append('1. seed 002 on the 4-member striped LUN:')
+        text += ioc_table(striped)
+        text.append('')
+    shares = weight_shares(agg)
+    if shares:
+        text.append('2. weights, one sequential reader per group (%s s):'
+                    % ctx.get('seconds_weights', '?'))
+        text += render(['weight', 'share', 'weight share', 'ratio'],
+                       [[str(w), cell(sh, '%.4f'), '%.4f' % want,
+                         cell(sh / want if sh is not None else None,
+                              '%.3f')] for w, sh, want in shares])
+        text.append('')
+    mixed = workload_rows(agg, 'readers+writer')
+    if mixed:
+        text.append('3. 2 sequential readers and a buffered writer, '
+                    'sata-7200 (MB/s):')
+        base = {m: elevator_median(mixed, 'mq-deadline', m)
+                for m in ('reader_MBps', 'total_MBps')}
+        lines = []
+        for r in mixed:
+            x = [median_of(r, m) for m in ('reader_MBps', 'disk_read_MBps',
+                                          'disk_write_MBps', 'total_MBps')]
+            rat = [cell(median_of(r, m) / base[m]
+                        if median_of(r, m) is not None and base[m] else None,
+                        '%.2fx') for m in ('reader_MBps', 'total_MBps')]
+            lines.append([str(r['config'].get('elevator'))] +
+                         [cell(v, '%.1f') for v in x] + rat)
+        text += render(['elevator', 'readers', 'disk reads', 'disk writes',
+                        'total', 'readers x', 'total x'], lines)
+        text.append('x: ratio to mq-deadline, measured in this run')
+        text.append('')
+    nb = workload_rows(agg, 'null_blk')
+    if nb:
+        base = elevator_median(nb, 'mq-deadline', 'nullblk_kiops')
+        text.append('4. null_blk 4 KiB random reads (kIOPS, instruction-'
+                    'counted clock):')
+        text += render(['elevator', 'kIOPS', 'x'], [
+            [str(r['config'].get('elevator')),
+             cell(median_of(r, 'nullblk_kiops'), '%.1f'),
+             cell(median_of(r, 'nullblk_kiops') / base
+                  if median_of(r, 'nullblk_kiops') is not None and base
+                  else None, '%.3fx')] for r in nb])
+        text.append('')
+    fair = workload_rows(agg, 'fair time')
+    if fair:
+        text.append('6. fair time under cfq, 4 processes at once (all BE '
+                    'level 4: equal slices, %.1f%% each):'
+                    % (100.0 / len(fair)))
+        text += render(['process', 'disk time %', 'read p99 ms', 'MB/s'],
+                       [[str(r['config'].get('process')),
+                         cell(median_of(r, 'time_share') * 100
+                              if median_of(r, 'time_share') is not None
+                              else None, '%.1f'),
+                         cell(median_of(r, 'p99_ms'), '%.1f'),
+                         cell(median_of(r, 'read_MBps'))] for r in fair])
+        text.append('disk time: blktrace, each busy moment shared by the '
+                    'requests at the disk; the issue sets no bound: '
+                    'reported, not judged')
+        text.append('')
+    text += goal_lines('goals of issue 13 (ratios measured in this run):',
+                       cfq_goals(agg))
     return '\n'.join(text)
 
 
@@ -855,14 +1106,19 @@ def antic_goals(exp, agg):
     for m in ('seq2_MBps', 'seq4_MBps'):
         a, b = median_of(agg[i], m), (median_of(agg[bfq[0]], m)
                                       if bfq else None)
-        if a is None or b is None:
-            res = 'no data'
-        else:
-            d = decimals_for(a, b, 1)
-            res = '%.*f vs %.*f %s' % (d, a, d, b,
-                                       'met' if a >= b else 'NOT met')
-        out.append(('%s >= bfq' % m.replace('_MBps', ' readers'), res))
+        out.append(('%s >= bfq' % m.replace('_MBps', ' readers'),
+                    at_least(a, b)))
     return out
+
+
+def at_least(a, b):
+    """'52.4 vs 36.7 met' / 'NOT met': a >= b, the two printed with the
+    decimals (at least 1) that show the verdict; 'no data' without
+    either."""
+    if a is None or b is None:
+        return 'no data'
+    d = decimals_for(a, b, 1)
+    return '%.*f vs %.*f %s' % (d, a, d, b, 'met' if a >= b else 'NOT met')
 
 
 def fmt_anticipatory(exp, agg, notes, ctx):
@@ -884,8 +1140,9 @@ CAL_TOLERANCE = 0.10
 
 def goal_verdicts(e, doc):
     """The experiment's pass/fail lines for the report page: issue 4's
-    goals (anticipatory), seed 004's good/bad (raid0-dd), the model within
-    10% (simhba-calibration); [] for an experiment without a goal."""
+    goals (anticipatory), issue 13's (ioc-random, cfq, dbt2), seed 004's
+    good/bad (raid0-dd), the model within 10% (simhba-calibration); []
+    for an experiment without a goal."""
     agg = doc.get('rows') or []
     if e.name == 'anticipatory':
         goals = antic_goals(e, agg)
@@ -893,6 +1150,12 @@ def goal_verdicts(e, doc):
             return ['anticipatory did not run: no goal can be checked']
         return ['%s: %s' % (w.strip(), v) for w, v in goals
                 if w != ANTIC_WALL]
+    if e.name == 'ioc-random':
+        return ['%s: %s' % g for g in ioc_goals(agg)]
+    if e.name == 'cfq':
+        return ['%s: %s' % g for g in cfq_goals(agg)]
+    if e.name == 'dbt2':
+        return ['%s: %s' % dbt2_goal(agg)]
     if e.name == 'raid0-dd':
         cols = [r for r in agg if r.get('runs', {}).get('MBps')]
         if not cols:
@@ -925,6 +1188,22 @@ def goal_verdicts(e, doc):
 
 
 DBT2_ELEVATORS = figures.DBT2_ELEVATORS
+# issue 13's goal 5: cfq's NOTPM against mq-deadline's, dma_bits=32
+DBT2_CFQ_GOAL = 0.97
+
+
+def dbt2_goal(agg):
+    """(what, verdict) of issue 13's goal 5 from the STP rows with
+    dma_bits=32 of this run."""
+    stp = [r for r in agg if r['config'].get('table') == 'stp' and
+           r['config'].get('dma_bits') == 32]
+    a = elevator_median(stp, 'cfq', 'notpm')
+    b = elevator_median(stp, 'mq-deadline', 'notpm')
+    what = 'cfq NOTPM >= %gx mq-deadline (dma_bits=32)' % DBT2_CFQ_GOAL
+    if a is None or not b:
+        return what, 'missing (%s not measured)' % (
+            'cfq' if a is None else 'mq-deadline')
+    return what, verdict(a / b, DBT2_CFQ_GOAL)
 
 
 def fmt_dbt2(exp, agg, notes, ctx):
@@ -955,6 +1234,8 @@ def fmt_dbt2(exp, agg, notes, ctx):
                           'dma_bits=%s' % c.get('dma_bits', '?')])
     text += render(['Kernel', 'Elevator', 'NOTPM', 'CPU%', 'Blocks/s',
                     'Setup'], lines, 2)
+    text += goal_lines('goal of issue 13 (cfq), measured in this run:',
+                       [dbt2_goal(agg)])
     prof = [r for r in agg if r['config'].get('table') == 'profile']
     if prof:
         text.append('')
@@ -1058,6 +1339,16 @@ EXPERIMENTS = [
                'simhba LUN; base / ioc off / ioc no idle / ioc idle',
                [('MBps', 'MB/s')], baseline=('setup', 'base'), minutes=3,
                formatter=fmt_ioc_random),
+    Experiment('cfq',
+               'issue 13: cfq: seed 002 on a striped LUN, weights, 2 readers '
+               '+ writer and fair time on sata-7200, null_blk overhead '
+               '(icount clock)',
+               [('MBps', 'striped MB/s'), ('share', 'weight share'),
+                ('reader_MBps', 'readers MB/s'), ('total_MBps', 'total MB/s'),
+                ('time_share', 'disk time share'), ('p99_ms', 'p99 ms'),
+                ('nullblk_kiops', 'null kIOPS')],
+               parts=[Part('disk', 6), Part('overhead', 1, accel='icount')],
+               cpus=2, formatter=fmt_cfq),
     Experiment('dbt2',
                'seed 000: DBT-2-like OLTP on PostgreSQL, ext4 on a simhba '
                'aacraid LUN; STP table and readprofile, dma_bits 32 vs 64',

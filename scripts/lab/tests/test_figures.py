@@ -3,7 +3,9 @@
 caption, its error bars, and the run's report page.
 
 The fixtures are the JSON documents of a real smallest-size run
-(fixtures/run-cfe4f0a, RUNS=1) and an sg-segments run with vmstat samples.
+(fixtures/run-cfe4f0a, RUNS=1), an sg-segments run with vmstat samples,
+and the cfq experiment's smallest-size run (fixtures/run-6646cc3, which
+came after the others).
 """
 
 import copy
@@ -25,7 +27,12 @@ RUN = os.path.join(FIX, 'run-cfe4f0a')
 RUN_ID = '20261130-173201'
 
 
-def load(name, path=RUN):
+# experiments newer than RUN: their own smallest-size run
+LATER = {'cfq': os.path.join(FIX, 'run-6646cc3')}
+
+
+def load(name, path=None):
+    path = path or LATER.get(name, RUN)
     with open(os.path.join(path, name + '.json')) as fh:
         return json.load(fh)
 
@@ -132,6 +139,80 @@ class MissingTest(unittest.TestCase):
         self.assertIn('bfq N=2', fig.missing)
 
 
+
+def one(v):
+    return {'median': v, 'min': v, 'max': v}
+
+
+def cfq_doc():
+    rows = []
+    for n, su, v in ((2, 'base', 20.0), (2, 'ioc idle', 19.0),
+                     (4, 'base', 30.0)):
+        rows.append({'config': {'workload': 'striped', 'N': n, 'setup': su},
+                     'metrics': {'MBps': one(v)}})
+    for w, sh in ((100, 0.07), (200, 0.13), (400, None), (800, 0.53)):
+        rows.append({'config': {'workload': 'weights', 'weight': w,
+                                'elevator': 'cfq'},
+                     'metrics': {} if sh is None else {'share': one(sh)}})
+    for e, r in (('mq-deadline', 4.0), ('cfq', 40.0)):
+        rows.append({'config': {'workload': 'readers+writer',
+                                'elevator': e},
+                     'metrics': {'reader_MBps': one(r),
+                                 'disk_read_MBps': one(r + 1),
+                                 'disk_write_MBps': one(20.0)}})
+    for p, sh in (('seq', 0.6), ('rand', 0.4)):
+        rows.append({'config': {'workload': 'fair time', 'process': p,
+                                'elevator': 'cfq'},
+                     'metrics': {'time_share': one(sh),
+                                 'p99_ms': one(100 * sh)}})
+    rows.append({'config': {'workload': 'null_blk', 'elevator': 'cfq'},
+                 'metrics': {'nullblk_kiops': one(95.0)}})
+    return dict(IOC, experiment='cfq', rows=rows)
+
+
+class CfqFigureTest(unittest.TestCase):
+    def test_ioc_random_draws_the_cfq_columns(self):
+        doc = copy.deepcopy(IOC)
+        doc['rows'].append({'config': {'N': 2, 'setup': 'ioc idle'},
+                            'metrics': {'MBps': one(9.0)}})
+        fig = figures.build('ioc-random', doc, 'r1')
+        self.assertEqual([p[1] for p in series(fig, 0, 'ioc idle').points],
+                         [9.0])
+        self.assertEqual([p[1] for p in series(fig, 1, 'ioc idle').points],
+                         [0.9])
+        self.assertNotIn('ioc idle N=2', fig.missing)
+        self.assertIn('ioc idle N=4', fig.missing)
+
+    def test_each_workload_in_its_panel(self):
+        fig = figures.build('cfq', cfq_doc(), 'r1')
+        titles = [p.title for p in fig.panels]
+        self.assertEqual(len(titles), 7, titles)
+        # striped: the seed's setups from the striped rows only
+        self.assertEqual([p[1] for p in series(fig, 0, 'ioc idle').points],
+                         [19.0])
+        self.assertEqual([p[1] for p in series(fig, 0, 'base').points],
+                         [20.0, 30.0])
+        # weights: a missing share is named, the wanted share drawn
+        self.assertEqual([p[1] for p in
+                          series(fig, 2, 'measured share').points],
+                         [0.07, 0.13, 0.53])
+        self.assertIn('share of weight 400', fig.missing)
+        want = series(fig, 2, 'weight / sum of weights').points
+        self.assertEqual([round(p[1], 4) for p in want],
+                         [0.0667, 0.1333, 0.2667, 0.5333])
+        # readers and writer: mq-deadline's row of that workload, not the
+        # striped base row
+        rd = series(fig, 3, "the reader's own MB/s").points
+        self.assertEqual([p[1] for p in rd], [4.0, 40.0])
+        self.assertEqual([p[1] for p in series(fig, 4, 'disk time').points],
+                         [60.0, 40.0])
+        self.assertEqual(fig.panels[4].hlines[0][0], 50.0)
+        self.assertEqual([p[1] for p in series(fig, 5, 'p99').points],
+                         [60.0, 40.0])
+        self.assertEqual([p[1] for p in series(
+            fig, 6, 'instruction-counted clock').points], [95.0])
+
+
 class ErrorBarTest(unittest.TestCase):
     def bars(self, fig):
         """(series with points that have a min-max, clauses drawing
@@ -189,8 +270,11 @@ class CaptionTest(unittest.TestCase):
         for name, doc in docs.items():
             fig = figures.build(name, doc, RUN_ID, docs)
             head = fig.caption[0]
-            for want in ('kernel 6.12.117-blk26', 'series cfe4f0a',
-                         'run %s' % RUN_ID, '1 run', 'scale 0.001'):
+            for want in ('kernel 6.12.117-blk26',
+                         'series %s' % ('6646cc3' if name in LATER
+                                        else 'cfe4f0a'),
+                         'run %s' % doc.get('run', RUN_ID), '1 run',
+                         'scale 0.001'):
                 self.assertIn(want, head, name)
             clock = 'TCG' if name in ('bs-sweep', 'dbt2') else \
                 'icount (shift 0)'
@@ -298,7 +382,9 @@ class ReportTest(unittest.TestCase):
                          'runs': {'MBps': [100, 70, 99]}}]}
         self.assertEqual(bench.goal_verdicts(bench.BY_NAME['raid0-dd'], doc),
                          ['b: bad (bad: a run below 0.8x the a median)'])
-        self.assertEqual(bench.goal_verdicts(bench.BY_NAME['dbt2'], doc), [])
+        self.assertEqual(bench.goal_verdicts(bench.BY_NAME['dbt2'], doc),
+                         ['cfq NOTPM >= 0.97x mq-deadline (dma_bits=32): '
+                          'missing (cfq not measured)'])
         v = bench.goal_verdicts(bench.BY_NAME['raid0-dd'], load('raid0-dd'))
         self.assertEqual(len(v), 1)
         self.assertTrue(v[0].startswith('only default ran'))
@@ -309,6 +395,8 @@ class ReportTest(unittest.TestCase):
         try:
             run = os.path.join(d, RUN_ID)
             shutil.copytree(RUN, run)
+            for name, path in LATER.items():
+                shutil.copy(os.path.join(path, name + '.json'), run)
             with open(os.devnull, 'w') as null:
                 old, sys.stdout = sys.stdout, null
                 try:

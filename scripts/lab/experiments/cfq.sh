@@ -1,0 +1,290 @@
+# SPDX-License-Identifier: GPL-2.0
+# cfq (issue 13's benchmarks), every goal judged on ratios measured in the
+# same run.  Rows carry a "workload" key:
+#
+# Part "disk" (BENCH_PART=disk, or empty):
+#   striped        seed 002's table on a simhba raid0 LUN of 4 u320-10k
+#                  members (64 KiB chunks, tagged queue depth 32): N = 2, 4,
+#                  8 random readers, setups base (mq-deadline), ioc off,
+#                  ioc no idle and ioc idle (bench_ioc_random, as the
+#                  ioc-random experiment measures them); MBps.
+#   weights        on a simhba sata-7200 disk, 4 cgroups of io.cfq.weight
+#                  100, 200, 400 and 800, each one sequential O_DIRECT reader
+#                  of its own 256 MiB region (all in the outer zone, so that
+#                  bytes measure disk time); share: the group's bytes over
+#                  all groups' bytes, weight_share: its weight over the sum.
+#   readers+writer the same disk, 2 streaming buffered readers (started
+#                  1 s apart) against a streaming buffered writer, for
+#                  mq-deadline, cfq, bfq and anticipatory
+#                  (bench_reader_writer); reader_MBps is the readers' sum.
+#   fair time      the same disk under cfq, 4 processes of different kinds
+#                  at once (sequential 64 KiB and random 4 KiB O_DIRECT
+#                  readers, each with and without think time), traced
+#                  with blktrace: time_share is the process's share of the
+#                  time the disk was busy (a moment shared equally by the
+#                  requests at the disk then), p99_ms its read completion
+#                  latency's 99th percentile (fio).
+#
+# Part "overhead" (BENCH_PART=overhead, or empty), in a guest whose clock
+# counts instructions (elsewhere it is skipped):
+#   null_blk       4 KiB random-read kIOPS on null_blk, cfq, mq-deadline and
+#                  bfq in 2 s turns (bench_nullblk_turns, as anticipatory).
+#
+# Each measurement lasts 10 s x BENCH_SCALE (at least 1 s); weights and
+# fair time 20 s x BENCH_SCALE (at least 2 s).  At the smallest size only
+# N=2, base and ioc idle, and mq-deadline against cfq run.
+
+secs=$(bench_size 10 1)
+long=$(bench_size 20 2)
+bench_ctx seconds "$secs"
+bench_ctx seconds_weights "$long"
+case ${BENCH_PART:-} in
+disk) parts=disk ;;
+overhead) parts=overhead ;;
+'') parts="disk overhead" ;;
+*) echo "cfq: unknown part '$BENCH_PART' (known: disk, overhead)" >&2
+   exit 2 ;;
+esac
+nlist="2 4 8"
+setups=("base" "ioc off" "ioc no idle" "ioc idle")
+mixed="mq-deadline cfq bfq anticipatory"
+overhead="mq-deadline cfq bfq"
+weights="100 200 400 800"
+if bench_smoke; then
+	nlist=2
+	setups=("base" "ioc idle")
+	mixed="mq-deadline cfq"
+	overhead="mq-deadline cfq"
+	bench_note "smallest size: striped N=2 base and ioc idle only; mq-deadline and cfq only"
+fi
+disk=0
+[[ " $parts " != *" disk "* ]] || disk=1
+nb=
+if [[ " $parts " == *" overhead "* ]]; then
+	nb=$(bench_nullblk) ||
+		bench_note "null_blk is not available: no scheduler-overhead rows"
+fi
+have_simhba=0
+if [ $disk = 1 ]; then
+	if _have_module simhba >/dev/null; then
+		have_simhba=1
+	else
+		bench_note "simhba is not available: no striped, weights, readers+writer or fair-time rows"
+	fi
+fi
+
+# What this kernel offers, from a disk that exists now.
+if [ -n "$nb" ]; then
+	avail=$(bench_schedulers "$nb")
+else
+	avail=$(bench_schedulers "$(_scratch_name 0)")
+fi
+have() { grep -qw -- "$1" <<<"$avail"; }
+pick()
+{
+	local s out=
+
+	for s in "$@"; do
+		if have "$s"; then
+			out="$out $s"
+		else
+			bench_note "elevator $s is not available in this kernel: its rows are missing"
+		fi
+	done
+	echo "$out"
+}
+groups=0
+if have cfq && bench_io_groups; then
+	mkdir -p /sys/fs/cgroup/bench-probe
+	[ -e /sys/fs/cgroup/bench-probe/io.cfq.weight ] && groups=1
+	rmdir /sys/fs/cgroup/bench-probe
+fi
+[ $groups = 1 ] || [ $disk = 0 ] ||
+	bench_note "no io.cfq.weight (cfq, cgroup v2 io controller, CFQ_GROUP_IOSCHED): no weights rows"
+mixed=$(pick $mixed)
+overhead=$(pick $overhead)
+have cfq || setups=("base")
+
+steps=0
+if [ $have_simhba = 1 ]; then
+	steps=$((${#setups[@]} * $(wc -w <<<"$nlist") + $(wc -w <<<"$mixed")))
+	have cfq && steps=$((steps + 1 + groups))
+fi
+[ -z "$nb" ] || ! grep -qw 'blk26.accel=icount' /proc/cmdline ||
+	steps=$((steps + $(wc -w <<<"$overhead")))
+bench_plan $((steps * BENCH_RUNS))
+
+# cfq_weights DEV: one row per group of the weights workload.
+cfq_weights()
+{
+	local dev=$1 cg=/sys/fs/cgroup w i=0 pids=() tot
+
+	bench_step "weights $weights, one sequential reader each (${long} s)"
+	echo cfq >/sys/block/"$dev"/queue/scheduler
+	for w in $weights; do
+		mkdir -p $cg/bench-w$w
+		echo "default $w" >$cg/bench-w$w/io.cfq.weight
+		(
+			echo $BASHPID >$cg/bench-w$w/cgroup.procs
+			exec fio --output-format=json --output="$TEST_TMP/w$w.json" \
+			    --name=w$w --filename=/dev/"$dev" --rw=read --bs=64k \
+			    --direct=1 --ioengine=psync --offset=$((i * 256))M \
+			    --size=256M --time_based --runtime="$long" >/dev/null 2>&1
+		) &
+		pids+=($!)
+		i=$((i + 1))
+	done
+	wait "${pids[@]}"
+	python3 - "$TEST_TMP" $weights >"$TEST_TMP/shares" <<'PY'
+import json, sys
+ws = [int(w) for w in sys.argv[2:]]
+got = {}
+for w in ws:
+    try:
+        j = json.load(open('%s/w%d.json' % (sys.argv[1], w)))
+        got[w] = j['jobs'][0]['read']['io_bytes']
+    except (OSError, ValueError, KeyError, IndexError):
+        got[w] = None
+tot = sum(v for v in got.values() if v is not None)
+for w in ws:
+    ok = got[w] is not None and None not in got.values() and tot > 0
+    print(w, '%.5f' % (got[w] / tot) if ok else 'null',
+          '%.5f' % (w / sum(ws)),
+          '%.2f' % (got[w] / 1e6) if got[w] is not None else 'null')
+PY
+	while read -r w share wshare mb; do
+		bench_row "{\"workload\": \"weights\", \"weight\": $w, \"elevator\": \"cfq\"}" \
+			"{\"share\": $share, \"weight_share\": $wshare, \"read_MB\": $mb}"
+		rmdir $cg/bench-w$w 2>/dev/null
+	done <"$TEST_TMP/shares"
+}
+
+# cfq_descendants PID: the processes below PID, all generations.
+cfq_descendants()
+{
+	local c
+
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		cfq_descendants "$c"
+	done
+}
+
+# cfq_fair DEV: the fair-time rows, one per kind of process.
+cfq_fair()
+{
+	local dev=$1 size kinds k i=0 pids=() p kid bt=$TEST_TMP/bt
+
+	bench_step "fair time: 4 kinds of reader under cfq, traced (${long} s)"
+	if ! command -v blktrace >/dev/null || ! command -v blkparse >/dev/null; then
+		bench_note "blktrace is not installed: no fair-time rows"
+		return
+	fi
+	echo cfq >/sys/block/"$dev"/queue/scheduler
+	size=$(($(cat /sys/block/"$dev"/size) * 512 / 4))
+	kinds=("seq:--rw=read --bs=64k"
+	       "seq think 4ms:--rw=read --bs=64k --thinktime=4000"
+	       "rand:--rw=randread --bs=4k --norandommap"
+	       "rand think 20ms:--rw=randread --bs=4k --norandommap --thinktime=20000")
+	# read the tools before the measured interval (the clock jumps while a
+	# guest waits for a program over 9p)
+	blktrace -V >/dev/null 2>&1
+	blkparse -V >/dev/null 2>&1
+	pgrep -P 1 >/dev/null
+	rm -rf "$bt"
+	mkdir -p "$bt"
+	blktrace -d /dev/"$dev" -a queue -a issue -a complete -D "$bt" \
+		>/dev/null 2>&1 &
+	local tracer=$!
+	sleep 1
+	: >"$TEST_TMP/fair.map"
+	for k in "${kinds[@]}"; do
+		# shellcheck disable=SC2086
+		fio --output-format=json --output="$TEST_TMP/f$i.json" \
+		    --name=f$i --filename=/dev/"$dev" --direct=1 --ioengine=psync \
+		    --offset=$((i * size)) --size=$size --time_based \
+		    --runtime="$long" ${k#*:} >/dev/null 2>&1 &
+		pids+=($!)
+		i=$((i + 1))
+	done
+	sleep 1
+	i=0
+	for p in "${pids[@]}"; do
+		for kid in $p $(cfq_descendants "$p"); do
+			echo "map $kid ${kinds[$i]%%:*}" >>"$TEST_TMP/fair.map"
+		done
+		i=$((i + 1))
+	done
+	wait "${pids[@]}"
+	kill -INT $tracer
+	wait $tracer
+	blkparse -q -D "$bt" -i "$dev" -f '%T.%9t %a %p %S\n' 2>/dev/null |
+		cat "$TEST_TMP/fair.map" - >"$TEST_TMP/fair.trace"
+	bench_parse blk-time "$TEST_TMP/fair.trace" >"$TEST_TMP/fair.json"
+	python3 - "$TEST_TMP" "${#kinds[@]}" "${kinds[@]%%:*}" <<'PY' >"$TEST_TMP/fair.rows"
+import json, sys
+d, n, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+try:
+    t = json.load(open(d + '/fair.json'))
+except (OSError, ValueError):
+    t = {}
+busy = t.get('busy_s') or 0
+for i, name in enumerate(names[:n]):
+    p99 = mb = None
+    try:
+        j = json.load(open('%s/f%d.json' % (d, i)))['jobs'][0]['read']
+        p99 = j['clat_ns']['percentile']['99.000000'] / 1e6
+        mb = j['bw_bytes'] / 1e6
+    except (OSError, ValueError, KeyError, IndexError):
+        pass
+    s = t.get('kinds', {}).get(name)
+    share = s / busy if busy and s is not None else None
+    print(json.dumps({'config': {'workload': 'fair time', 'process': name,
+                                 'elevator': 'cfq'},
+                      'metrics': {'time_share': share, 'p99_ms': p99,
+                                  'read_MBps': mb}}))
+PY
+	cat "$TEST_TMP/fair.rows" >>"$BENCH_ROWS"
+}
+
+for run in $(seq 1 "$BENCH_RUNS"); do
+	[ $have_simhba = 1 ] || break
+	if _simhba_load 1 profile=raid0 raid_members=4 raid_member=u320-10k \
+			raid_chunk_kb=64 qdepth=32 nostore=1 >/dev/null; then
+		dev=$(_simhba_disks | head -n1)
+		bench_ioc_random "$dev" "$secs" "$nlist" '"workload": "striped", ' \
+			"${setups[@]}"
+	else
+		bench_note "cannot load simhba's striped LUN: no striped rows"
+	fi
+	dev=$(bench_disk sata-7200)
+	bench_ctx device "$dev"
+	if have cfq; then
+		[ $groups = 0 ] || cfq_weights "$dev"
+	fi
+	bench_small_writeback
+	size=$(($(cat /sys/block/"$dev"/size) * 512))
+	region=$((size / 8))
+	for s in $mixed; do
+		echo "$s" >/sys/block/"$dev"/queue/scheduler || {
+			bench_note "cannot select $s on $dev"
+			continue
+		}
+		bench_step "elevator=$s run $run: 2 readers + buffered writer (${secs} s)"
+		bench_row "{\"workload\": \"readers+writer\", \"elevator\": \"$s\"}" \
+			"{$(bench_reader_writer "$dev" "$secs" 0 $((4 * region)) $region 2)}"
+	done
+	if have cfq; then
+		cfq_fair "$dev"
+	fi
+done
+[ $have_simhba = 0 ] || _simhba_unload
+
+[ -n "$nb" ] || exit 0
+if grep -qw 'blk26.accel=icount' /proc/cmdline; then
+	# shellcheck disable=SC2086
+	bench_nullblk_turns "$nb" "$secs" nullblk_kiops "instruction-counted clock" \
+		'"workload": "null_blk", ' $overhead
+else
+	bench_note "the overhead part needs a guest booted with LAB_ACCEL=icount: skipped"
+fi
