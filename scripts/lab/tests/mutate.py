@@ -222,6 +222,25 @@ MUTANTS = [
      'blk-time: events in file order'),
     ('bench.py', "                    % (100.0 / len(fair)))",
      "                    % (100.0 / 4))", 'cfq table: equal share of 4'),
+    ('bench.py', "            setups.append(s)\n    ns = []",
+     "            pass\n    ns = []", 'seed 002 table: no extra columns'),
+    ('bench.py', "        return ['%s: %s' % g for g in ioc_goals(agg)]",
+     "        return []", 'report: no ioc-random verdicts'),
+    ('bench.py', "        return ['%s: %s' % g for g in cfq_goals(agg)]",
+     "        return []", 'report: no cfq verdicts'),
+    ('figures.py', "            put(fig, meas, x[i], stat(r, 'MBps'), "
+     "'%s N=%d' % (su, n))",
+     "            put(fig, meas, x[i], None if sv else stat(r, 'MBps'), "
+     "'%s N=%d' % (su, n))", 'seed 002 figure: the seed\'s columns not '
+     'drawn'),
+    ('figures.py', "stacked_panel(fig, md, elev, peers)",
+     "stacked_panel(fig, doc, elev, peers)",
+     'cfq figure: readers and writer from every workload\'s rows'),
+    ('figures.py', "want.add(i, w / float(sum(ws)))",
+     "want.add(i, 1.0 / len(ws))", 'cfq figure: equal shares wanted'),
+    ('figures.py', "p.hlines.append((100.0 / len(procs), 'equal slices'))",
+     "p.hlines.append((25.0, 'equal slices'))",
+     'cfq figure: equal slices of 4'),
 ]
 
 # survivors that behave exactly as the original: {number: why}
