@@ -6,7 +6,7 @@
   bench.py NAME[,NAME...]|all        run them (BENCH_RUNS, BENCH_SCALE,
                                      KERNELS=a,b for raid0-dd: names of
                                      experiments/kernels, or series-N)
-  bench.py --parse vmstat|readprofile|time|pgbench|sg-window FILE
+  bench.py --parse vmstat|readprofile|time|pgbench|sg-window|blk-time FILE
                                      the parsers, for the guest side: JSON
   bench.py --report RESULTS/RUN-ID   draw the figures and write the report
                                      page again from a run's JSON

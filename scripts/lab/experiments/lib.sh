@@ -236,7 +236,8 @@ bench_size()
 		'BEGIN { v = int(d * s + 0.5); print (v < m ? m : v) }'
 }
 
-# bench_parse vmstat|readprofile|time|pgbench FILE: the host's parser, as JSON.
+# bench_parse vmstat|readprofile|time|pgbench|sg-window|blk-time FILE: the
+# host's parser, as JSON.
 bench_parse()
 {
 	python3 "$LAB_TOP/scripts/lab/bench.py" --parse "$@"
