@@ -37,13 +37,7 @@ if bench_smoke; then
 	want="anticipatory mq-deadline"
 	bench_note "smallest size: only anticipatory and mq-deadline"
 fi
-case ${BENCH_PART:-} in
-disk) parts=disk ;;
-overhead) parts=overhead ;;
-'') parts="disk overhead" ;;
-*) echo "anticipatory: unknown part '$BENCH_PART' (known: disk, overhead)" >&2
-   exit 2 ;;
-esac
+parts=$(bench_parts) || exit 2
 
 nb=$(bench_nullblk) ||
 	bench_note "null_blk is not available: no scheduler-overhead column"
@@ -74,10 +68,7 @@ if [ -n "$dev" ]; then
 	for run in $(seq 1 "$BENCH_RUNS"); do
 		for s in $scheds; do
 			cfg="{\"elevator\": \"$s\"}"
-			echo "$s" >/sys/block/"$dev"/queue/scheduler || {
-				bench_note "cannot select $s on $dev"
-				continue
-			}
+			bench_select "$dev" "$s" || continue
 			bench_step "elevator=$s run $run: reader + buffered writer (${secs} s)"
 			bench_row "$cfg" "{$(bench_reader_writer "$dev" "$secs" 0 $((4 * region)) $region)}"
 

@@ -72,6 +72,61 @@ bench_schedulers()
 	_schedulers "$1"
 }
 
+# bench_select DEV SCHED: make SCHED DEV's scheduler, or say in a note that
+# it cannot be (and fail).
+bench_select()
+{
+	echo "$2" >/sys/block/"$1"/queue/scheduler 2>/dev/null && return 0
+	bench_note "cannot select $2 on $1"
+	return 1
+}
+
+# bench_parts: the parts of an experiment with a disk and an overhead part
+# to run: BENCH_PART, or both when it is empty; fails on another part.
+bench_parts()
+{
+	case ${BENCH_PART:-} in
+	disk | overhead) echo "$BENCH_PART" ;;
+	'') echo "disk overhead" ;;
+	*) echo "$BENCH_EXP: unknown part '$BENCH_PART' (known: disk, overhead)" >&2
+	   return 2 ;;
+	esac
+}
+
+# bench_within SECS CMD...: run CMD, its output to stdout once it ends;
+# status 124 when it has not ended within SECS seconds (it is left running:
+# a process waiting for stalled I/O cannot be killed).
+bench_within()
+{
+	local secs=$1 pid i
+
+	shift
+	"$@" >"$TEST_TMP/within.out" 2>/dev/null &
+	pid=$!
+	for ((i = 0; i < secs * 10; i++)); do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			wait "$pid"
+			i=$?
+			cat "$TEST_TMP/within.out"
+			return $i
+		fi
+		sleep 0.1
+	done
+	return 124
+}
+
+# bench_stalled DEV SCHED SECS WHAT: WHAT did not end within SECS s under
+# SCHED: a note with what the scheduler holds (its debugfs state and stats,
+# when it has them) and the disk's in-flight counts.  The caller measures
+# nothing more on DEV.
+bench_stalled()
+{
+	local d=/sys/kernel/debug/block/$1/sched what
+
+	what=$(cat "$d/state" "$d/stats" 2>/dev/null | tr '\n"' ' ' | tr -s ' ')
+	bench_note "elevator $2: $4 did not end within $3 s (its I/O stalled; the disk is left as it is, nothing more is measured on it): in flight $(tr -s ' ' </sys/block/"$1"/inflight); ${what:-no debugfs state}"
+}
+
 # bench_disk PROFILE: set up one simhba LUN of PROFILE (nostore: data is not
 # kept, reads return zeros) and print its name; without simhba, fall back to
 # the first virtio scratch disk and say so.
@@ -322,10 +377,7 @@ bench_ioc_random()
 				bench_note "cgroup v2 io controller not available: no $setup column"
 				continue
 			fi
-			echo "$sched" >/sys/block/"$dev"/queue/scheduler 2>/dev/null || {
-				bench_note "cannot select $sched on $dev: no $setup column"
-				continue
-			}
+			bench_select "$dev" "$sched" || continue
 			case $setup in
 			"ioc no idle") echo 0 >$iosched/group_idle ;;
 			"ioc idle") echo 8 >$iosched/group_idle ;;
