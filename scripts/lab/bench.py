@@ -1336,8 +1336,9 @@ EXPERIMENTS = [
                formatter=fmt_anticipatory),
     Experiment('ioc-random',
                'seed 002: N=2,4,8 random readers on a 4-member striped '
-               'simhba LUN; base / ioc off / ioc no idle / ioc idle',
-               [('MBps', 'MB/s')], baseline=('setup', 'base'), minutes=3,
+               'simhba LUN; base / ioc off / ioc no idle / ioc idle (cfq), '
+               'and bfq with and without groups',
+               [('MBps', 'MB/s')], baseline=('setup', 'base'), minutes=4,
                formatter=fmt_ioc_random),
     Experiment('cfq',
                'issue 13: cfq: seed 002 on a striped LUN, weights, 2 readers '
@@ -1347,7 +1348,8 @@ EXPERIMENTS = [
                 ('reader_MBps', 'readers MB/s'), ('total_MBps', 'total MB/s'),
                 ('time_share', 'disk time share'), ('p99_ms', 'p99 ms'),
                 ('nullblk_kiops', 'null kIOPS')],
-               parts=[Part('disk', 6), Part('overhead', 1, accel='icount')],
+               # the overhead first: a disk stall must not lose it
+               parts=[Part('overhead', 1, accel='icount'), Part('disk', 6)],
                cpus=2, formatter=fmt_cfq),
     Experiment('dbt2',
                'seed 000: DBT-2-like OLTP on PostgreSQL, ext4 on a simhba '

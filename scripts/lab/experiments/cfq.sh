@@ -12,11 +12,15 @@
 #                  100, 200, 400 and 800, each one sequential O_DIRECT reader
 #                  of its own 256 MiB region (all in the outer zone, so that
 #                  bytes measure disk time); share: the group's bytes over
-#                  all groups' bytes, weight_share: its weight over the sum.
+#                  all groups' bytes (bench.py compares it with the weight's
+#                  share of the weights).
 #   readers+writer the same disk, 2 streaming buffered readers (started
 #                  1 s apart) against a streaming buffered writer, for
 #                  mq-deadline, cfq, bfq and anticipatory
 #                  (bench_reader_writer); reader_MBps is the readers' sum.
+#                  Measured last: a measurement that does not end (stalled
+#                  I/O) is a note with the scheduler's state, and nothing
+#                  more runs on that disk.
 #   fair time      the same disk under cfq, 4 processes of different kinds
 #                  at once (sequential 64 KiB and random 4 KiB O_DIRECT
 #                  readers, each with and without think time), traced
@@ -25,8 +29,8 @@
 #                  requests at the disk then), p99_ms its read completion
 #                  latency's 99th percentile (fio).
 #
-# Part "overhead" (BENCH_PART=overhead, or empty), in a guest whose clock
-# counts instructions (elsewhere it is skipped):
+# Part "overhead" (BENCH_PART=overhead, or empty; it runs first), in a
+# guest whose clock counts instructions (elsewhere it is skipped):
 #   null_blk       4 KiB random-read kIOPS on null_blk, cfq, mq-deadline and
 #                  bfq in 2 s turns (bench_nullblk_turns, as anticipatory).
 #
@@ -38,13 +42,7 @@ secs=$(bench_size 10 1)
 long=$(bench_size 20 2)
 bench_ctx seconds "$secs"
 bench_ctx seconds_weights "$long"
-case ${BENCH_PART:-} in
-disk) parts=disk ;;
-overhead) parts=overhead ;;
-'') parts="disk overhead" ;;
-*) echo "cfq: unknown part '$BENCH_PART' (known: disk, overhead)" >&2
-   exit 2 ;;
-esac
+parts=$(bench_parts) || exit 2
 nlist="2 4 8"
 setups=("base" "ioc off" "ioc no idle" "ioc idle")
 mixed="mq-deadline cfq bfq anticipatory"
@@ -120,7 +118,7 @@ cfq_weights()
 	local dev=$1 cg=/sys/fs/cgroup w i=0 pids=() tot
 
 	bench_step "weights $weights, one sequential reader each (${long} s)"
-	echo cfq >/sys/block/"$dev"/queue/scheduler
+	bench_select "$dev" cfq || return
 	for w in $weights; do
 		mkdir -p $cg/bench-w$w
 		echo "default $w" >$cg/bench-w$w/io.cfq.weight
@@ -149,12 +147,11 @@ tot = sum(v for v in got.values() if v is not None)
 for w in ws:
     ok = got[w] is not None and None not in got.values() and tot > 0
     print(w, '%.5f' % (got[w] / tot) if ok else 'null',
-          '%.5f' % (w / sum(ws)),
           '%.2f' % (got[w] / 1e6) if got[w] is not None else 'null')
 PY
-	while read -r w share wshare mb; do
+	while read -r w share mb; do
 		bench_row "{\"workload\": \"weights\", \"weight\": $w, \"elevator\": \"cfq\"}" \
-			"{\"share\": $share, \"weight_share\": $wshare, \"read_MB\": $mb}"
+			"{\"share\": $share, \"read_MB\": $mb}"
 		rmdir $cg/bench-w$w 2>/dev/null
 	done <"$TEST_TMP/shares"
 }
@@ -180,7 +177,7 @@ cfq_fair()
 		bench_note "blktrace is not installed: no fair-time rows"
 		return
 	fi
-	echo cfq >/sys/block/"$dev"/queue/scheduler
+	bench_select "$dev" cfq || return
 	size=$(($(cat /sys/block/"$dev"/size) * 512 / 4))
 	kinds=("seq:--rw=read --bs=64k"
 	       "seq think 4ms:--rw=read --bs=64k --thinktime=4000"
@@ -247,6 +244,7 @@ PY
 	cat "$TEST_TMP/fair.rows" >>"$BENCH_ROWS"
 }
 
+stalled=0
 for run in $(seq 1 "$BENCH_RUNS"); do
 	[ $have_simhba = 1 ] || break
 	if _simhba_load 1 profile=raid0 raid_members=4 raid_member=u320-10k \
@@ -262,23 +260,26 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 	if have cfq; then
 		[ $groups = 0 ] || cfq_weights "$dev"
 	fi
+	have cfq && cfq_fair "$dev"
+	# last: a stall here (bench_stalled) leaves the disk unusable
 	bench_small_writeback
 	size=$(($(cat /sys/block/"$dev"/size) * 512))
 	region=$((size / 8))
 	for s in $mixed; do
-		echo "$s" >/sys/block/"$dev"/queue/scheduler || {
-			bench_note "cannot select $s on $dev"
-			continue
-		}
+		bench_select "$dev" "$s" || continue
 		bench_step "elevator=$s run $run: 2 readers + buffered writer (${secs} s)"
-		bench_row "{\"workload\": \"readers+writer\", \"elevator\": \"$s\"}" \
-			"{$(bench_reader_writer "$dev" "$secs" 0 $((4 * region)) $region 2)}"
+		if m=$(bench_within $((3 * secs + 60)) bench_reader_writer "$dev" \
+				"$secs" 0 $((4 * region)) $region 2); then
+			bench_row "{\"workload\": \"readers+writer\", \"elevator\": \"$s\"}" "{$m}"
+		else
+			bench_stalled "$dev" "$s" $((3 * secs + 60)) \
+				"2 readers + buffered writer"
+			stalled=1
+			break 2
+		fi
 	done
-	if have cfq; then
-		cfq_fair "$dev"
-	fi
 done
-[ $have_simhba = 0 ] || _simhba_unload
+[ $have_simhba = 0 ] || [ "$stalled" = 1 ] || _simhba_unload
 
 [ -n "$nb" ] || exit 0
 if grep -qw 'blk26.accel=icount' /proc/cmdline; then
