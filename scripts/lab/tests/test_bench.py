@@ -377,25 +377,27 @@ STRIPED = [({'workload': 'striped', 'N': n, 'setup': su,
                 (4, 'base', 30.0), (4, 'ioc idle', 26.9))]
 
 
+def ioc_text(rows):
+    """ioc-random's table for one run of [(N, setup, MB/s)]."""
+    e = bench.BY_NAME['ioc-random']
+    return e.formatter(e, rows_json([({'N': n, 'setup': su}, {'MBps': v})
+                                     for n, su, v in rows]), [], {})
+
+
 class IocGoalTest(unittest.TestCase):
     def test_seed_columns_filled_and_extra_kept(self):
-        rows = [({'N': 2, 'setup': su}, {'MBps': v}) for su, v in
-                (('base', 20), ('ioc off', 21), ('ioc no idle', 19.5),
-                 ('ioc idle', 18), ('bfq groups', 7))]
-        e = bench.BY_NAME['ioc-random']
-        t = e.formatter(e, rows_json(rows), [], {})
+        t = ioc_text([(2, su, v) for su, v in
+                      (('base', 20), ('ioc off', 21), ('ioc no idle', 19.5),
+                       ('ioc idle', 18), ('bfq groups', 7))])
         self.assertRegex(t, r'N\s+base\s+ioc off\s+ioc no idle\s+ioc idle'
                             r'\s+bfq groups')
         self.assertRegex(t, r'rnd\s+rd\s+2\s+20.0\s+21.0\s+19.5\s+18.0\s+'
                             r'7.0')
 
     def test_goal_per_n_met_not_met_missing(self):
-        rows = [({'N': n, 'setup': su}, {'MBps': v}) for n, su, v in
-                ((2, 'base', 20), (2, 'ioc idle', 18),
-                 (4, 'base', 30), (4, 'ioc idle', 26.9),
-                 (8, 'base', 40))]
-        e = bench.BY_NAME['ioc-random']
-        t = e.formatter(e, rows_json(rows), [], {})
+        t = ioc_text([(2, 'base', 20), (2, 'ioc idle', 18),
+                      (4, 'base', 30), (4, 'ioc idle', 26.9),
+                      (8, 'base', 40)])
         # exactly 0.9x is met; the seed's own ratio beside it
         self.assertRegex(t, r'N=2: ioc idle >= 0.9x base \(seed 002: '
                             r'0.53x\)\s+0.90x met')
