@@ -1609,7 +1609,7 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 /*
  * Should @new, which just received a request, take the disk from the
  * active queue @cfqq?  RT from the other classes, anything from the idle
- * class, sync from async; within a group only.
+ * class, sync from async whose slice is over; within a group only.
  */
 static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 			       struct cfq_queue *cfqq)
@@ -1625,8 +1625,13 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 	/* Nothing of a lower class takes the disk from RT. */
 	if (cfqq_class_rt(cfqq) && !cfqq_class_rt(new))
 		return false;
+	/*
+	 * Sync work takes the disk from async work only once the async slice
+	 * is over: else readers that always have a read in flight preempt
+	 * every async slice as it starts, and writeback gets nothing.
+	 */
 	if (cfqq_sync(new) && !cfqq_sync(cfqq))
-		return true;
+		return cfq_slice_used(cfqq, ktime_get_ns());
 	/* Idling at the end of the SYNC_NOIDLE workload, which @new joins. */
 	if (cfqq->wl_type == CFQ_SYNC_NOIDLE_WL && !cfqq->next_rq &&
 	    new->service_tree == cfqq->service_tree)
