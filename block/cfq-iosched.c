@@ -90,7 +90,6 @@
 enum cfqq_flag {
 	CFQQ_ON_RR,		/* on a service tree */
 	CFQQ_WAIT_REQUEST,	/* active and idling for its next request */
-	CFQQ_MUST_DISPATCH,	/* dispatch one even past the slice end */
 	CFQQ_IDLE_WINDOW,	/* short think time, not seeky: may idle */
 	CFQQ_SLICE_NEW,		/* the slice starts at the first completion */
 	CFQQ_SYNC,		/* a sync queue (per process) */
@@ -117,7 +116,6 @@ static inline void cfqq_clear_##name(struct cfq_queue *cfqq)		\
 
 CFQQ_FNS(on_rr, CFQQ_ON_RR)
 CFQQ_FNS(wait_request, CFQQ_WAIT_REQUEST)
-CFQQ_FNS(must_dispatch, CFQQ_MUST_DISPATCH)
 CFQQ_FNS(idle_window, CFQQ_IDLE_WINDOW)
 CFQQ_FNS(slice_new, CFQQ_SLICE_NEW)
 CFQQ_FNS(sync, CFQQ_SYNC)
@@ -169,7 +167,6 @@ struct cfq_data {
 
 	/* counts */
 	unsigned int		busy_queues;
-	unsigned int		busy_sync_queues;
 	unsigned int		rq_queued;
 	unsigned int		rq_in_driver;
 	unsigned int		rq_in_flight[2];	/* async, sync */
@@ -474,27 +471,16 @@ void cfq_put_group(struct cfq_group *cfqg)
 	kfree(cfqg);
 }
 
+static bool cfq_group_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct cfq_group, rb_node)->vdisktime <
+	       rb_entry(b, struct cfq_group, rb_node)->vdisktime;
+}
+
 static void cfq_group_st_add(struct cfq_data *cfqd, struct cfq_group *cfqg)
 {
-	struct cfq_rb_root *st = &cfqd->grp_st;
-	struct rb_node **p = &st->rb.rb_root.rb_node, *parent = NULL;
-	bool leftmost = true;
-
-	while (*p) {
-		struct cfq_group *g;
-
-		parent = *p;
-		g = rb_entry(parent, struct cfq_group, rb_node);
-		if (cfqg->vdisktime < g->vdisktime) {
-			p = &parent->rb_left;
-		} else {
-			p = &parent->rb_right;
-			leftmost = false;
-		}
-	}
-	rb_link_node(&cfqg->rb_node, parent, p);
-	rb_insert_color_cached(&cfqg->rb_node, &st->rb, leftmost);
-	st->count++;
+	rb_add_cached(&cfqg->rb_node, &cfqd->grp_st.rb, cfq_group_less);
+	cfqd->grp_st.count++;
 }
 
 static void cfq_group_st_del(struct cfq_data *cfqd, struct cfq_group *cfqg)
@@ -574,25 +560,15 @@ static struct cfq_queue *cfq_st_first(struct cfq_rb_root *st)
 	return n ? rb_entry(n, struct cfq_queue, rb_node) : NULL;
 }
 
+static bool cfq_queue_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct cfq_queue, rb_node)->rb_key <
+	       rb_entry(b, struct cfq_queue, rb_node)->rb_key;
+}
+
 static void cfq_st_insert(struct cfq_rb_root *st, struct cfq_queue *cfqq)
 {
-	struct rb_node **p = &st->rb.rb_root.rb_node, *parent = NULL;
-	bool leftmost = true;
-
-	while (*p) {
-		struct cfq_queue *q;
-
-		parent = *p;
-		q = rb_entry(parent, struct cfq_queue, rb_node);
-		if (cfqq->rb_key < q->rb_key) {
-			p = &parent->rb_left;
-		} else {
-			p = &parent->rb_right;
-			leftmost = false;
-		}
-	}
-	rb_link_node(&cfqq->rb_node, parent, p);
-	rb_insert_color_cached(&cfqq->rb_node, &st->rb, leftmost);
+	rb_add_cached(&cfqq->rb_node, &st->rb, cfq_queue_less);
 	st->count++;
 	cfqq->service_tree = st;
 }
@@ -616,11 +592,10 @@ static void cfq_st_remove(struct cfq_queue *cfqq)
  * class goes behind everything of its tree.
  */
 static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-				 bool requeue)
+				 bool requeue, u64 now)
 {
 	enum cfq_wl_class c = cfq_wl_class_of(cfqq->ioprio_class);
 	struct cfq_rb_root *st;
-	u64 now = ktime_get_ns();
 	u64 key = cfqq->rb_key;
 
 	cfqq->wl_type = cfqq_type(cfqq);
@@ -645,14 +620,12 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 }
 
 /* @cfqq has requests: put it on a service tree. */
-static void cfq_add_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+static void cfq_add_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now)
 {
 	cfqq_mark_on_rr(cfqq);
 	cfqd->busy_queues++;
-	if (cfqq_sync(cfqq))
-		cfqd->busy_sync_queues++;
 	cfq_group_busy(cfqd, cfqq->cfqg);
-	cfq_service_tree_add(cfqd, cfqq, false);
+	cfq_service_tree_add(cfqd, cfqq, false, now);
 }
 
 /* @cfqq has no requests left: take it off its service tree. */
@@ -663,8 +636,6 @@ static void cfq_del_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq_clear_on_rr(cfqq);
 	cfq_st_remove(cfqq);
 	cfqd->busy_queues--;
-	if (cfqq_sync(cfqq))
-		cfqd->busy_sync_queues--;
 	cfq_group_idle(cfqd, cfqq->cfqg);
 }
 
@@ -826,7 +797,7 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 		if (class == IOPRIO_CLASS_IDLE)
 			cfqq_clear_idle_window(cfqq);
 		if (cfqq_on_rr(cfqq))
-			cfq_service_tree_add(cfqd, cfqq, true);
+			cfq_service_tree_add(cfqd, cfqq, true, ktime_get_ns());
 	}
 	if (!cfqq) {
 		if (sync) {
@@ -1056,7 +1027,6 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		hrtimer_try_to_cancel(&cfqd->idle_timer);
 	cfqq_clear_wait_request(cfqq);
 	cfqq_clear_group_idle(cfqq);
-	cfqq_clear_must_dispatch(cfqq);
 	cfqd->stat_expire[why]++;
 	blk_add_trace_msg(cfqd->q, "cfq%d expired %s", cfqq->pid,
 			  cfq_expire_name[why]);
@@ -1074,7 +1044,7 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	if (RB_EMPTY_ROOT(&cfqq->sort_list))
 		cfq_del_rr(cfqd, cfqq);
 	else if (cfqq_on_rr(cfqq))
-		cfq_service_tree_add(cfqd, cfqq, true);
+		cfq_service_tree_add(cfqd, cfqq, true, now);
 }
 
 static void cfq_set_active(struct cfq_data *cfqd, struct cfq_queue *cfqq)
@@ -1087,7 +1057,6 @@ static void cfq_set_active(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq->dispatch_start = 0;
 	cfqq->slice_dispatch = 0;
 	cfqq_clear_fifo_checked(cfqq);
-	cfqq_clear_must_dispatch(cfqq);
 	cfqq_mark_slice_new(cfqq);
 	cfqd->stat_slices++;
 	blk_add_trace_msg(cfqd->q, "cfq%d set_active class %u prio %u",
@@ -1277,7 +1246,7 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_PREEMPTED);
 		goto new_queue;
 	}
-	if (cfq_slice_used(cfqq, now) && !cfqq_must_dispatch(cfqq)) {
+	if (cfq_slice_used(cfqq, now)) {
 		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_SLICE);
 		goto new_queue;
 	}
@@ -1385,7 +1354,6 @@ static struct request *__cfq_dispatch(struct cfq_data *cfqd, u64 now)
 		cfqd->stat_fifo_expired++;
 	else
 		rq = cfqq->next_rq;
-	cfqq_clear_must_dispatch(cfqq);
 	cfq_account_dispatch(cfqd, rq, now);
 
 	/* An async queue that sent its share gives way at once. */
@@ -1522,7 +1490,9 @@ static void cfq_completed_request(struct request *rq, u64 now)
 		cfq_unlock(cfqd, flags);
 		return;
 	}
-	now = ktime_get_ns();
+	/* @now: blk-mq's completion time stamp, on ktime_get_ns()'s clock */
+	if (!now)
+		now = ktime_get_ns();
 	if (rq_is_sync(rq)) {
 		cfqq->ttime.last_end_ns = now;
 		if (now - rq->start_time_ns > cfqd->fifo_expire[1])
@@ -1612,7 +1582,7 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
  * class, sync from async whose slice is over; within a group only.
  */
 static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
-			       struct cfq_queue *cfqq)
+			       struct cfq_queue *cfqq, u64 now)
 {
 	if (new == cfqq || cfqq_class_idle(new))
 		return false;
@@ -1631,7 +1601,7 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 	 * every async slice as it starts, and writeback gets nothing.
 	 */
 	if (cfqq_sync(new) && !cfqq_sync(cfqq))
-		return cfq_slice_used(cfqq, ktime_get_ns());
+		return cfq_slice_used(cfqq, now);
 	/* Idling at the end of the SYNC_NOIDLE workload, which @new joins. */
 	if (cfqq->wl_type == CFQ_SYNC_NOIDLE_WL && !cfqq->next_rq &&
 	    new->service_tree == cfqq->service_tree)
@@ -1642,10 +1612,9 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 
 /* @rq was queued in @cfqq: update what the scheduler knows of it. */
 static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			    struct request *rq, struct cfq_io_cq *cic)
+			    struct request *rq, struct cfq_io_cq *cic, u64 now)
 {
 	struct cfq_queue *active = cfqd->active_queue;
-	u64 now = ktime_get_ns();
 	u64 slice;
 
 	if (cfqq_sync(cfqq)) {
@@ -1666,7 +1635,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			cfqq_clear_group_idle(cfqq);
 			cfqd->stat_idle_hits++;
 		}
-	} else if (active && cfq_should_preempt(cfqd, cfqq, active)) {
+	} else if (active && cfq_should_preempt(cfqd, cfqq, active, now)) {
 		__cfq_slice_expired(cfqd, active, CFQ_EXP_PREEMPTED);
 		/* The preempting queue is served next in its tree. */
 		if (cfqq->service_tree && cfqq_on_rr(cfqq)) {
@@ -1711,6 +1680,7 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 	struct request_queue *q = hctx->queue;
 	struct cfq_data *cfqd = q->elevator->elevator_data;
 	struct cfq_queue *cfqq;
+	u64 now;
 
 	lockdep_assert_held(&cfqd->lock);
 
@@ -1733,16 +1703,17 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 		if (!q->last_merge)
 			q->last_merge = rq;
 	}
-	rq->fifo_time = ktime_get_ns() + cfqd->fifo_expire[rq_is_sync(rq)];
+	now = ktime_get_ns();
+	rq->fifo_time = now + cfqd->fifo_expire[rq_is_sync(rq)];
 	list_add_tail(&rq->queuelist, &cfqq->fifo);
 	cfq_rq_set_flags(rq, cfq_rq_flags(rq) | CFQ_RQ_QUEUED);
 	cfqq->queued++;
 	WRITE_ONCE(cfqd->rq_queued, cfqd->rq_queued + 1);
 	cfqq->next_rq = cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_pos);
 	if (!cfqq_on_rr(cfqq))
-		cfq_add_rr(cfqd, cfqq);
+		cfq_add_rr(cfqd, cfqq, now);
 	cfq_rq_enqueued(cfqd, cfqq, rq,
-			rq->elv.icq ? icq_to_cic(rq->elv.icq) : NULL);
+			rq->elv.icq ? icq_to_cic(rq->elv.icq) : NULL, now);
 }
 
 static void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
@@ -2138,8 +2109,9 @@ static int cfq_state_show(void *data, struct seq_file *m)
 		struct cfq_group *g = rb_entry(gn, struct cfq_group, rb_node);
 		int c, t;
 
-		seq_printf(m, "group %p weight %u vdisktime %llu busy %u\n", g,
-			   g->weight, g->vdisktime, g->nr_cfqq);
+		seq_printf(m, "group %p weight %u vdisktime %llu busy %u served_ms %llu served_sectors %llu\n",
+			   g, g->weight, g->vdisktime, g->nr_cfqq,
+			   div_u64(g->served_ns, NSEC_PER_MSEC), g->served_sectors);
 		for (c = 0; c < CFQ_NR_WL_CLASSES; c++)
 			for (t = 0; t < CFQ_NR_WL_TYPES; t++) {
 				struct rb_node *n;
