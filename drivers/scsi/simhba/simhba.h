@@ -42,6 +42,25 @@ struct simhba_pers {
 
 struct simhba_lun;
 
+/*
+ * The ownership rule of the model: every disk belongs to one domain, the
+ * disks that must be stepped together because they share something the
+ * model keeps (a host's link, its adapter's processor), and the domain's
+ * lock guards everything of its disks and of their LUNs: the disks'
+ * models, the LUNs' inflight lists, fault settings and the owners of their
+ * commands and, in the host's domain, its links and processor.  A host
+ * with a link or a per-command cost (aacraid, qla2xxx) is one domain; on a
+ * host whose LUNs share neither (generic: each disk its own link) each LUN
+ * is its own domain, so that the commands and completions of one LUN
+ * neither step nor lock another's disks.  No code takes two domain locks.
+ */
+struct simhba_domain {
+	spinlock_t lock;		/* what the rule above says */
+	struct simhba_disk **disks;	/* stepped together, in event order */
+	unsigned int ndisks;
+	u64 cmd_free;			/* the adapter's processor is free */
+};
+
 struct simhba_member {
 	struct simhba_disk disk;
 	struct hrtimer timer;
@@ -56,6 +75,8 @@ struct simhba_lun {
 	unsigned int nmembers;
 	u32 chunk;			/* raid0 chunk in sectors, 0 if not raid */
 	struct simhba_member *m;
+	struct simhba_domain *dom;	/* own or the host's shared */
+	struct simhba_domain own;
 	struct list_head inflight;
 	struct xarray store;
 	bool rotational;
@@ -83,17 +104,10 @@ struct simhba_host {
 	const struct simhba_pers *pers;
 	struct Scsi_Host *shost;
 	struct mutex eh_mutex;		/* one abort or reset at a time */
-	/*
-	 * The model of every LUN (disks, links, the adapter's processor) and
-	 * their inflight lists and fault settings: one lock, since the disks
-	 * of a host share its link.
-	 */
-	spinlock_t lock;
+	/* every disk of the host; its LUNs' domain if they share anything */
+	struct simhba_domain shared;
 	struct simhba_link link[2];	/* to the host, to the disks */
-	struct simhba_disk **disks;	/* every member disk of every LUN */
-	unsigned int ndisks;
 	u64 cmd_ns;			/* adapter processor time per command */
-	u64 cmd_free;			/* the processor is free from here */
 	unsigned int dma_bits;
 	unsigned int nluns;
 	unsigned int nluns_ready;	/* initialised, to be torn down */
@@ -109,7 +123,8 @@ struct simhba_host {
 
 /*
  * Who owns a command: exactly one party at a time.  The owner changes
- * under the host's lock, from one that has it to the next, and only by
+ * under its LUN's domain lock (the host's shared one for a command to no
+ * LUN), from one that has it to the next, and only by
  * simhba_own_take(); whoever took it to TIMER, ABORT or RESET alone gives
  * it up with simhba_own_release() and then finishes it: unmaps it and,
  * unless it was aborted (the midlayer completes those), calls scsi_done().
@@ -162,7 +177,7 @@ extern struct dentry *simhba_dbg_root;
 
 extern u64 simhba_epoch;
 u64 simhba_model_now(void);
-void simhba_host_advance(struct simhba_host *h, u64 now);
+void simhba_lun_advance(struct simhba_lun *lun, u64 now);
 enum hrtimer_restart simhba_member_timer_fn(struct hrtimer *t);
 int simhba_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *sc);
 int simhba_eh_abort(struct scsi_cmnd *sc);
@@ -173,7 +188,7 @@ int simhba_slave_configure(struct scsi_device *sdev);
 void simhba_slave_destroy(struct scsi_device *sdev);
 int simhba_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *sc);
 
-/* The ownership of commands, under the host's lock but for release. */
+/* The ownership of commands, under the domain's lock but for release. */
 bool simhba_own_take(struct simhba_cmd *c, enum simhba_owner from,
 		     enum simhba_owner to);
 bool simhba_own_release(struct simhba_cmd *c, enum simhba_owner by);
@@ -181,6 +196,11 @@ void simhba_cmd_issue(struct simhba_lun *lun, struct simhba_cmd *c);
 void simhba_cmd_reaped(struct simhba_cmd *c, struct list_head *done);
 bool simhba_cmd_abort_take(struct simhba_lun *lun, struct simhba_cmd *c);
 void simhba_lun_reset_take(struct simhba_lun *lun, struct list_head *list);
+
+/* ---- simhba_main.c ----------------------------------------------------- */
+
+int simhba_host_domains(struct simhba_host *h);
+void simhba_host_domains_free(struct simhba_host *h);
 
 /* ---- simhba_scsi.c ----------------------------------------------------- */
 

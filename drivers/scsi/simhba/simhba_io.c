@@ -143,7 +143,7 @@ EXPORT_SYMBOL_IF_KUNIT(simhba_own_release);
 /* A media command goes to the LUN: the disks have it, or it is lost there. */
 void simhba_cmd_issue(struct simhba_lun *lun, struct simhba_cmd *c)
 {
-	lockdep_assert_held(&lun->host->lock);
+	lockdep_assert_held(&lun->dom->lock);
 	if (WARN_ON_ONCE(!simhba_own_take(c, SIMHBA_OWN_NONE, SIMHBA_OWN_DISK)))
 		return;
 	list_add_tail(&c->node, &lun->inflight);
@@ -183,7 +183,7 @@ bool simhba_cmd_abort_take(struct simhba_lun *lun, struct simhba_cmd *c)
 		return true;
 	if (!lun || !simhba_own_take(c, SIMHBA_OWN_DISK, SIMHBA_OWN_ABORT))
 		return false;
-	lockdep_assert_held(&lun->host->lock);
+	lockdep_assert_held(&lun->dom->lock);
 	cmd_unqueue(lun, c);
 	return true;
 }
@@ -194,7 +194,7 @@ void simhba_lun_reset_take(struct simhba_lun *lun, struct list_head *list)
 {
 	struct simhba_cmd *c, *tmp;
 
-	lockdep_assert_held(&lun->host->lock);
+	lockdep_assert_held(&lun->dom->lock);
 	list_for_each_entry_safe(c, tmp, &lun->inflight, node) {
 		if (WARN_ON_ONCE(!simhba_own_take(c, SIMHBA_OWN_DISK,
 						  SIMHBA_OWN_RESET)))
@@ -224,15 +224,23 @@ static void simhba_finish(struct scsi_cmnd *sc)
 }
 
 /*
- * Step every disk of the host up to @now in the order of their events, so
- * that the decisions of disks that share a link are taken in model time,
- * whenever each one's timer fires.  Finished operations wait on their
- * disk's done list for their own timer.
+ * Step every disk of @lun's domain up to @now in the order of their
+ * events, so that the decisions of disks that share a link are taken in
+ * model time, whenever each one's timer fires; the disks of other domains
+ * are not touched.  Finished operations wait on their disk's done list for
+ * their own timer.
  */
-void simhba_host_advance(struct simhba_host *h, u64 now)
+void simhba_lun_advance(struct simhba_lun *lun, u64 now)
 {
-	lockdep_assert_held(&h->lock);
-	simhba_advance(h->disks, h->ndisks, now);
+	lockdep_assert_held(&lun->dom->lock);
+	simhba_advance(lun->dom->disks, lun->dom->ndisks, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_lun_advance);
+
+/* The lock under which @lun's commands change owner (see simhba_domain). */
+static spinlock_t *cmd_lock(struct simhba_host *h, struct simhba_lun *lun)
+{
+	return lun ? &lun->dom->lock : &h->shared.lock;
 }
 
 /*
@@ -254,7 +262,6 @@ enum hrtimer_restart simhba_member_timer_fn(struct hrtimer *t)
 {
 	struct simhba_member *m = container_of(t, struct simhba_member, timer);
 	struct simhba_lun *lun = m->lun;
-	struct simhba_host *h = lun->host;
 	struct simhba_cmd *c, *tmp;
 	struct simhba_op *op;
 	unsigned long flags;
@@ -262,9 +269,9 @@ enum hrtimer_restart simhba_member_timer_fn(struct hrtimer *t)
 	u64 now;
 
 	rcu_read_lock();
-	spin_lock_irqsave(&h->lock, flags);
+	spin_lock_irqsave(&lun->dom->lock, flags);
 	now = simhba_model_now();
-	simhba_host_advance(h, now);
+	simhba_lun_advance(lun, now);
 	while (simhba_disk_reap(&m->disk, now, &op)) {
 		c = op->priv;
 		if (WARN_ON_ONCE(!c))
@@ -273,7 +280,7 @@ enum hrtimer_restart simhba_member_timer_fn(struct hrtimer *t)
 			simhba_cmd_reaped(c, &done);
 	}
 	member_arm(m);
-	spin_unlock_irqrestore(&h->lock, flags);
+	spin_unlock_irqrestore(&lun->dom->lock, flags);
 
 	list_for_each_entry_safe(c, tmp, &done, done) {
 		list_del_init(&c->done);
@@ -288,13 +295,13 @@ static enum hrtimer_restart cmd_timer_fn(struct hrtimer *t)
 {
 	struct simhba_cmd *c = container_of(t, struct simhba_cmd, timer);
 	struct scsi_cmnd *sc = priv_to_cmd(c);
-	struct simhba_host *h = to_simhba(sc->device->host);
+	spinlock_t *lock = cmd_lock(to_simhba(sc->device->host), c->lun);
 	unsigned long flags;
 	bool mine;
 
-	spin_lock_irqsave(&h->lock, flags);
+	spin_lock_irqsave(lock, flags);
 	mine = simhba_own_take(c, SIMHBA_OWN_QUICK, SIMHBA_OWN_TIMER);
-	spin_unlock_irqrestore(&h->lock, flags);
+	spin_unlock_irqrestore(lock, flags);
 	if (mine && simhba_own_release(c, SIMHBA_OWN_TIMER))
 		simhba_finish(sc);
 	return HRTIMER_NORESTART;
@@ -318,7 +325,7 @@ static int simhba_quick(struct scsi_cmnd *sc, struct simhba_lun *lun)
 static void simhba_submit(struct simhba_lun *lun, struct simhba_cmd *c,
 			  u64 lba, u32 n, bool write, bool fua, bool flush)
 {
-	struct simhba_host *h = lun->host;
+	struct simhba_domain *dom = lun->dom;
 	u64 mlba[SIMHBA_MAX_MEMBERS];
 	u32 mn[SIMHBA_MAX_MEMBERS];
 	unsigned long flags;
@@ -337,11 +344,11 @@ static void simhba_submit(struct simhba_lun *lun, struct simhba_cmd *c,
 		mn[0] = n;
 	}
 
-	spin_lock_irqsave(&h->lock, flags);
+	spin_lock_irqsave(&dom->lock, flags);
 	now = simhba_model_now();
-	simhba_host_advance(h, now);
+	simhba_lun_advance(lun, now);
 	/* the adapter's processor takes the commands one at a time */
-	h->cmd_free = max(now, h->cmd_free) + h->cmd_ns;
+	dom->cmd_free = max(now, dom->cmd_free) + lun->host->cmd_ns;
 	for (i = 0; i < lun->nmembers; i++) {
 		struct simhba_op *op = &c->op[k];
 
@@ -364,11 +371,11 @@ static void simhba_submit(struct simhba_lun *lun, struct simhba_cmd *c,
 		struct simhba_member *m = &lun->m[c->member[i]];
 
 		simhba_disk_enqueue(&m->disk, &c->op[i], now,
-				    h->cmd_free - now);
+				    dom->cmd_free - now);
 		simhba_disk_dispatch(&m->disk, now);
 		member_arm(m);
 	}
-	spin_unlock_irqrestore(&h->lock, flags);
+	spin_unlock_irqrestore(&dom->lock, flags);
 }
 
 static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
@@ -423,7 +430,7 @@ static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
 	}
 
 	if (!write) {
-		spin_lock_irqsave(&lun->host->lock, flags);
+		spin_lock_irqsave(&lun->dom->lock, flags);
 		med_end = lun->medium_lba + lun->medium_sectors;
 		if (lun->medium_sectors && lba < med_end &&
 		    lba + n > lun->medium_lba) {
@@ -431,15 +438,15 @@ static int simhba_rw(struct Scsi_Host *shost, struct scsi_cmnd *sc,
 			c->bad_lba = max(lba, lun->medium_lba);
 			atomic64_inc(&lun->medium_errors);
 		}
-		spin_unlock_irqrestore(&lun->host->lock, flags);
+		spin_unlock_irqrestore(&lun->dom->lock, flags);
 	}
 
 	if (atomic_add_unless(&lun->timeout_next, -1, 0)) {
 		/* Lost in the firmware: only the error handler gets it back. */
 		atomic64_inc(&lun->timeouts);
-		spin_lock_irqsave(&lun->host->lock, flags);
+		spin_lock_irqsave(&lun->dom->lock, flags);
 		simhba_cmd_issue(lun, c);
-		spin_unlock_irqrestore(&lun->host->lock, flags);
+		spin_unlock_irqrestore(&lun->dom->lock, flags);
 		return 0;
 	}
 	simhba_submit(lun, c, lba, n, write, fua, false);
@@ -494,15 +501,16 @@ int simhba_eh_abort(struct scsi_cmnd *sc)
 	struct simhba_host *h = to_simhba(sc->device->host);
 	struct simhba_lun *lun = sc->device->hostdata;
 	struct simhba_cmd *c = scsi_cmd_priv(sc);
+	spinlock_t *lock = cmd_lock(h, lun);
 	unsigned long flags;
 	bool owned;
 
 	mutex_lock(&h->eh_mutex);
-	spin_lock_irqsave(&h->lock, flags);
+	spin_lock_irqsave(lock, flags);
 	if (lun)
-		simhba_host_advance(h, simhba_model_now());
+		simhba_lun_advance(lun, simhba_model_now());
 	owned = simhba_cmd_abort_take(lun, c);
-	spin_unlock_irqrestore(&h->lock, flags);
+	spin_unlock_irqrestore(lock, flags);
 	if (lun)
 		atomic64_inc(&lun->aborts);
 	/* a quick timer that lost the command, or one still running, ends */
@@ -525,10 +533,10 @@ static void simhba_reset_lun(struct simhba_lun *lun)
 	unsigned long flags;
 	LIST_HEAD(list);
 
-	spin_lock_irqsave(&lun->host->lock, flags);
-	simhba_host_advance(lun->host, simhba_model_now());
+	spin_lock_irqsave(&lun->dom->lock, flags);
+	simhba_lun_advance(lun, simhba_model_now());
 	simhba_lun_reset_take(lun, &list);
-	spin_unlock_irqrestore(&lun->host->lock, flags);
+	spin_unlock_irqrestore(&lun->dom->lock, flags);
 	atomic64_inc(&lun->resets);
 	/*
 	 * Commands a completion timer took before us are its own; let it

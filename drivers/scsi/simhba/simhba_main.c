@@ -24,6 +24,8 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
+#include <kunit/visibility.h>
+
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
 
@@ -283,6 +285,68 @@ static const struct simhba_pers *find_pers(const char *name)
 	return NULL;
 }
 
+static int domain_init(struct simhba_domain *dom, unsigned int ndisks)
+{
+	spin_lock_init(&dom->lock);
+	dom->disks = kcalloc(ndisks, sizeof(*dom->disks), GFP_KERNEL);
+	return dom->disks ? 0 : -ENOMEM;
+}
+
+static void domain_add(struct simhba_domain *dom, struct simhba_lun *lun)
+{
+	unsigned int i;
+
+	for (i = 0; i < lun->nmembers; i++)
+		dom->disks[dom->ndisks++] = &lun->m[i].disk;
+	lun->dom = dom;
+}
+
+/*
+ * Give every LUN of @h its domain (see struct simhba_domain): the host's
+ * shared one if its disks share a link or the adapter's processor, else
+ * one of its own.  A command to no LUN changes owner under the shared
+ * domain's lock either way.
+ */
+int simhba_host_domains(struct simhba_host *h)
+{
+	bool shared = h->pers->link_mbps || h->cmd_ns;
+	unsigned int i, n = 0;
+	int ret;
+
+	for (i = 0; shared && i < h->nluns; i++)
+		n += h->lun[i].nmembers;
+	ret = domain_init(&h->shared, n);
+	for (i = 0; !ret && i < h->nluns; i++) {
+		struct simhba_lun *lun = &h->lun[i];
+
+		if (shared) {
+			domain_add(&h->shared, lun);
+			continue;
+		}
+		ret = domain_init(&lun->own, lun->nmembers);
+		if (!ret)
+			domain_add(&lun->own, lun);
+	}
+	if (ret)
+		simhba_host_domains_free(h);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_host_domains);
+
+void simhba_host_domains_free(struct simhba_host *h)
+{
+	unsigned int i;
+
+	for (i = 0; h->lun && i < h->nluns; i++) {
+		kfree(h->lun[i].own.disks);
+		h->lun[i].own.disks = NULL;
+		h->lun[i].dom = NULL;
+	}
+	kfree(h->shared.disks);
+	h->shared.disks = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(simhba_host_domains_free);
+
 static void simhba_host_destroy(struct simhba_host *h)
 {
 	unsigned int i;
@@ -293,17 +357,18 @@ static void simhba_host_destroy(struct simhba_host *h)
 		scsi_host_put(h->shost);
 	if (h->lun) {
 		/*
-		 * A member's timer advances every disk of the host: stop them
-		 * all before any LUN's disks go (an aborted command's channel
-		 * keeps its timer armed until the modelled finish).
+		 * A member's timer advances every disk of its domain, maybe
+		 * the whole host's: stop them all before any LUN's disks go
+		 * (an aborted command's channel keeps its timer armed until
+		 * the modelled finish).
 		 */
 		for (i = 0; i < h->nluns_ready; i++)
 			simhba_lun_stop(&h->lun[i]);
 		for (i = 0; i < h->nluns_ready; i++)
 			simhba_lun_free(&h->lun[i]);
+		simhba_host_domains_free(h);
 		kfree(h->lun);
 	}
-	kfree(h->disks);
 	device_unregister(&h->dev);
 }
 
@@ -326,7 +391,6 @@ static int simhba_host_create(int id)
 	h->dma_bits = pers->aac ? dma_bits : 64;
 	h->cmd_ns = (u64)(pers->aac ? fw_overhead_us : pers->cmd_us) *
 		    NSEC_PER_USEC;
-	spin_lock_init(&h->lock);
 	simhba_link_init(&h->link[0], pers->link_mbps);
 	simhba_link_init(&h->link[1], pers->link_mbps);
 	h->dev.parent = simhba_root;
@@ -356,20 +420,10 @@ static int simhba_host_create(int id)
 		if (ret)
 			goto fail;
 		h->nluns_ready++;
-		h->ndisks += h->lun[i].nmembers;
 	}
-	h->disks = kcalloc(h->ndisks, sizeof(*h->disks), GFP_KERNEL);
-	if (!h->disks) {
-		ret = -ENOMEM;
+	ret = simhba_host_domains(h);
+	if (ret)
 		goto fail;
-	}
-	h->ndisks = 0;
-	for (i = 0; i < luns; i++) {
-		unsigned int j;
-
-		for (j = 0; j < h->lun[i].nmembers; j++)
-			h->disks[h->ndisks++] = &h->lun[i].m[j].disk;
-	}
 
 	shost = scsi_host_alloc(&simhba_template, sizeof(h));
 	if (!shost) {

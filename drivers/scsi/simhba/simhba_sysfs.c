@@ -32,8 +32,8 @@ static ssize_t simhba_stats_show(struct device *dev,
 
 	if (!lun)
 		return -ENODEV;
-	spin_lock_irqsave(&lun->host->lock, flags);
-	simhba_host_advance(lun->host, simhba_model_now());
+	spin_lock_irqsave(&lun->dom->lock, flags);
+	simhba_lun_advance(lun, simhba_model_now());
 	for (i = 0; i < lun->nmembers; i++) {
 		const struct simhba_stats *m = &lun->m[i].disk.st;
 
@@ -53,7 +53,7 @@ static ssize_t simhba_stats_show(struct device *dev,
 		for (j = 0; j < SIMHBA_QD_BUCKETS; j++)
 			s.qd_hist[j] += m->qd_hist[j];
 	}
-	spin_unlock_irqrestore(&lun->host->lock, flags);
+	spin_unlock_irqrestore(&lun->dom->lock, flags);
 
 	n = sysfs_emit(buf,
 		       "commands %llu\nreads %llu\nwrites %llu\nflushes %llu\n"
@@ -156,10 +156,10 @@ static ssize_t lun_store(struct device *dev, const char *buf, size_t count,
 		return -ENODEV;
 	if (kstrtouint(buf, 0, &v) || v < min || v > max)
 		return -EINVAL;
-	spin_lock_irqsave(&lun->host->lock, flags);
-	simhba_host_advance(lun->host, simhba_model_now());
+	spin_lock_irqsave(&lun->dom->lock, flags);
+	simhba_lun_advance(lun, simhba_model_now());
 	set(lun, v);
-	spin_unlock_irqrestore(&lun->host->lock, flags);
+	spin_unlock_irqrestore(&lun->dom->lock, flags);
 	return count;
 }
 
@@ -289,10 +289,10 @@ static ssize_t simhba_link_show(struct device *dev,
 
 	if (!h->pers->link_mbps)
 		return sysfs_emit(buf, "none\n");
-	spin_lock_irqsave(&h->lock, flags);
+	spin_lock_irqsave(&h->shared.lock, flags);
 	l[0] = h->link[0];
 	l[1] = h->link[1];
-	spin_unlock_irqrestore(&h->lock, flags);
+	spin_unlock_irqrestore(&h->shared.lock, flags);
 	for (i = 0; i < 2; i++) {
 		if (i && !h->pers->full_duplex)
 			break;
