@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of CFQ's arithmetic: slices per priority level, the
- * low_latency scaling, workload slices, group virtual time, think time,
- * the seeky history and the cost of a request (back seeks).
+ * low_latency scaling, workload slices, group virtual time and what a
+ * turn is charged, think time, the seeky history and the cost of a
+ * request (back seeks).
  */
 #include <kunit/test.h>
 #include <linux/ioprio.h>
@@ -133,6 +134,67 @@ static void cfq_test_vtime_shares(struct kunit *test)
 	}
 }
 
+/* A turn is charged from its first completion, else its first dispatch. */
+static void cfq_test_slice_charge(struct kunit *test)
+{
+	/* Dispatched at 10 ms, first completion at 16 ms, over at 36 ms. */
+	KUNIT_EXPECT_EQ(test, cfq_slice_charge(MS(10), MS(16), MS(36)), MS(20));
+	/* Over at its first completion: from the dispatch. */
+	KUNIT_EXPECT_EQ(test, cfq_slice_charge(MS(10), MS(16), MS(16)), MS(6));
+	/* Preempted before any completion. */
+	KUNIT_EXPECT_EQ(test, cfq_slice_charge(MS(10), 0, MS(13)), MS(3));
+	/* Never less than 100 us. */
+	KUNIT_EXPECT_EQ(test, cfq_slice_charge(MS(10), 0, MS(10)),
+			NSEC_PER_MSEC / 10);
+	KUNIT_EXPECT_EQ(test, cfq_slice_charge(0, 0, MS(10)),
+			NSEC_PER_MSEC / 10);
+}
+
+/*
+ * The weights of issue 13's benchmark on a disk: 4 groups of 100, 200, 400
+ * and 800, one sequential reader each, every reader's region apart from
+ * the others'.  A turn starts with a seek (6 ms) and a first read (1 ms);
+ * the slice then runs from that first completion for the length
+ * low_latency gives the group (its weight's share of target_latency:
+ * 20, 40, 80 ms; the 800 group is held to slice_sync, 100 ms).  The seek
+ * is the same for every group, the slices are not: the time each group
+ * reads (its bytes) must still follow its weight.
+ */
+static void cfq_test_vtime_seek_shares(struct kunit *test)
+{
+	static const unsigned int w[] = { 100, 200, 400, 800 };
+	const u64 seek = MS(6), first = MS(1);
+	u64 vt[4] = {}, read[4] = {}, total = 0, now = 0;
+	int turn, i;
+
+	for (turn = 0; turn < 2000; turn++) {
+		u64 slice, start;
+		int g = 0;
+
+		for (i = 1; i < 4; i++)
+			if (vt[i] < vt[g])
+				g = i;
+		slice = cfq_low_latency_slice(cfq_prio_slice(MS(100), 4),
+					      MS(100), MS(8), 1,
+					      cfq_group_slice(MS(300), w[g],
+							      1500));
+		start = now + seek + first;
+		read[g] += first + slice;
+		total += first + slice;
+		vt[g] += cfq_scale_charge(cfq_slice_charge(now, start,
+							   start + slice),
+					  w[g]);
+		now = start + slice;
+	}
+	for (i = 0; i < 4; i++) {
+		u64 want = div_u64(total * w[i], 1500);
+
+		/* issue 13 asks for 10%; the first reads make up to 5% */
+		KUNIT_EXPECT_LE(test, read[i], want + want / 20);
+		KUNIT_EXPECT_GE(test, read[i], want - want / 20);
+	}
+}
+
 static void cfq_test_ttime(struct kunit *test)
 {
 	struct cfq_ttime tt = {};
@@ -212,6 +274,8 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_workload_slice),
 	KUNIT_CASE(cfq_test_scale_charge),
 	KUNIT_CASE(cfq_test_vtime_shares),
+	KUNIT_CASE(cfq_test_slice_charge),
+	KUNIT_CASE(cfq_test_vtime_seek_shares),
 	KUNIT_CASE(cfq_test_ttime),
 	KUNIT_CASE(cfq_test_seeky),
 	KUNIT_CASE(cfq_test_req_cost),

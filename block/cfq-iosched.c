@@ -78,6 +78,8 @@
 #define CFQ_SLICE_SCALE			5
 /* No slice is made shorter than this, whatever low_latency says. */
 #define CFQ_MIN_TT_NS			(2 * NSEC_PER_MSEC)
+/* A group is charged at least this much for a turn. */
+#define CFQ_MIN_CHARGE_NS		(NSEC_PER_MSEC / 10)
 /* The idle class waits this long after other I/O. */
 #define CFQ_IDLE_DELAY_NS		(200 * NSEC_PER_MSEC)
 /* Seeky: more than 8 MiB away, in more than 4 of the last 32 requests. */
@@ -275,6 +277,30 @@ VISIBLE_IF_KUNIT u64 cfq_workload_slice(u64 group_slice, unsigned int count,
 	return max_t(u64, slice, CFQ_MIN_TT_NS);
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_workload_slice);
+
+/*
+ * The disk time a group is charged when its queue's turn ends at @now, as
+ * 2.6 charged it: from the start of the slice (the queue's first
+ * completion, @slice_start), not from its first dispatch (@dispatch_start).
+ * The time between the two is mostly the seek to where the queue's work
+ * lies: one per turn, whatever the slice, so charging it would cost a
+ * group of short slices (a low weight) a larger part of its time than one
+ * of long slices, and the weights would not give the shares they say.
+ * A turn that ends at or before its first completion (one request, then
+ * no idling; a preemption) is charged from its first dispatch; every turn
+ * is charged CFQ_MIN_CHARGE_NS at least.
+ */
+VISIBLE_IF_KUNIT u64 cfq_slice_charge(u64 dispatch_start, u64 slice_start,
+				      u64 now)
+{
+	u64 from = slice_start && slice_start < now ? slice_start :
+						      dispatch_start;
+
+	if (!from || now <= from + CFQ_MIN_CHARGE_NS)
+		return CFQ_MIN_CHARGE_NS;
+	return now - from;
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_slice_charge);
 
 /*
  * Think time: an exponentially decaying mean in fixed point, weight 7/8 on
@@ -1003,20 +1029,6 @@ static bool cfq_slice_used(struct cfq_queue *cfqq, u64 now)
 	return !cfqq_slice_new(cfqq) && now >= cfqq->slice_end;
 }
 
-/*
- * The disk time @cfqq's group is charged: from its first dispatch, so that
- * the seek to where the queue's work lies (before the slice starts, at the
- * first completion) is the group's too; 100 us at least.
- */
-static u64 cfq_slice_usage(struct cfq_queue *cfqq, u64 now)
-{
-	u64 from = cfqq->dispatch_start;
-
-	if (!from || now <= from + NSEC_PER_MSEC / 10)
-		return NSEC_PER_MSEC / 10;
-	return now - from;
-}
-
 static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 				enum cfq_expire_why why)
 {
@@ -1036,7 +1048,9 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		cfqq->slice_resid = cfqq->slice_end - now;
 
 	if (cfqq->dispatch_start)
-		cfq_group_served(cfqd, cfqq->cfqg, cfq_slice_usage(cfqq, now));
+		cfq_group_served(cfqd, cfqq->cfqg,
+				 cfq_slice_charge(cfqq->dispatch_start,
+						  cfqq->slice_start, now));
 
 	if (cfqq == cfqd->active_queue)
 		cfqd->active_queue = NULL;

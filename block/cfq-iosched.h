@@ -136,6 +136,7 @@ u64 cfq_prio_slice(u64 base_ns, unsigned short ioprio);
 u64 cfq_low_latency_slice(u64 slice, u64 slice_sync, u64 slice_idle,
 			  unsigned int busy, u64 group_slice);
 u64 cfq_scale_charge(u64 charge_ns, unsigned int weight);
+u64 cfq_slice_charge(u64 dispatch_start, u64 slice_start, u64 now);
 u64 cfq_group_slice(u64 target_latency, unsigned int weight,
 		    unsigned int total_weight);
 u64 cfq_workload_slice(u64 group_slice, unsigned int count,
