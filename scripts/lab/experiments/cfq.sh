@@ -11,9 +11,12 @@
 #   weights        on a simhba sata-7200 disk, 4 cgroups of io.cfq.weight
 #                  100, 200, 400 and 800, each one sequential O_DIRECT reader
 #                  of its own 256 MiB region (all in the outer zone, so that
-#                  bytes measure disk time); share: the group's bytes over
-#                  all groups' bytes (bench.py compares it with the weight's
-#                  share of the weights).
+#                  bytes measure the time spent reading); share: the group's
+#                  bytes over all groups' bytes, counted (io.stat rbytes)
+#                  over one window in which all 4 readers run, so that the
+#                  readers' staggered starts and ends are not measured
+#                  (bench.py compares it with the weight's share of the
+#                  weights).
 #   readers+writer the same disk, 2 streaming buffered readers (started
 #                  1 s apart) against a streaming buffered writer, for
 #                  mq-deadline, cfq, bfq and anticipatory
@@ -112,43 +115,75 @@ fi
 	steps=$((steps + $(wc -w <<<"$overhead")))
 bench_plan $((steps * BENCH_RUNS))
 
+# cfq_rbytes CGROUP DEVNUM: the bytes CGROUP has read from device MAJ:MIN
+# DEVNUM (io.stat), 0 before its first read.
+cfq_rbytes()
+{
+	awk -v d="$2" '$1 == d { for (i = 2; i <= NF; i++)
+		if (sub(/^rbytes=/, "", $i)) r = $i }
+		END { print r + 0 }' "$1/io.stat"
+}
+
 # cfq_weights DEV: one row per group of the weights workload.
 cfq_weights()
 {
-	local dev=$1 cg=/sys/fs/cgroup w i=0 pids=() tot
+	local dev=$1 cg=/sys/fs/cgroup w i=0 pids=() p ok=1 num t
+	local -A from to
 
 	bench_step "weights $weights, one sequential reader each (${long} s)"
 	bench_select "$dev" cfq || return
+	num=$(cat /sys/block/"$dev"/dev)
+	# read the tools before the measured window (see cfq_fair)
+	sleep 0.1
 	for w in $weights; do
 		mkdir -p $cg/bench-w$w
 		echo "default $w" >$cg/bench-w$w/io.cfq.weight
+		cfq_rbytes $cg/bench-w$w "$num" >/dev/null
 		(
 			echo $BASHPID >$cg/bench-w$w/cgroup.procs
 			exec fio --output-format=json --output="$TEST_TMP/w$w.json" \
 			    --name=w$w --filename=/dev/"$dev" --rw=read --bs=64k \
 			    --direct=1 --ioengine=psync --offset=$((i * 256))M \
-			    --size=256M --time_based --runtime="$long" >/dev/null 2>&1
+			    --size=256M --time_based --runtime=$((long + 15)) \
+			    >/dev/null 2>&1
 		) &
 		pids+=($!)
 		i=$((i + 1))
 	done
+	# the window opens once every group has read (within 10 s), and
+	# closes before any reader ends
+	for ((t = 0; t < 100; t++)); do
+		for w in $weights; do
+			[ "$(cfq_rbytes $cg/bench-w$w "$num")" != 0 ] || break
+		done
+		[ "$(cfq_rbytes $cg/bench-w$w "$num")" = 0 ] || break
+		sleep 0.1
+	done
+	sleep 1
+	for w in $weights; do
+		from[$w]=$(cfq_rbytes $cg/bench-w$w "$num")
+	done
+	sleep "$long"
+	for w in $weights; do
+		to[$w]=$(cfq_rbytes $cg/bench-w$w "$num")
+	done
+	for p in "${pids[@]}"; do
+		kill -0 "$p" 2>/dev/null || ok=0
+	done
+	for w in $weights; do
+		[ "${from[$w]}" != 0 ] || ok=0
+	done
+	[ $ok = 1 ] ||
+		bench_note "weights: not every reader ran through the window: no shares"
+	kill "${pids[@]}" 2>/dev/null
 	wait "${pids[@]}"
-	python3 - "$TEST_TMP" $weights >"$TEST_TMP/shares" <<'PY'
-import json, sys
-ws = [int(w) for w in sys.argv[2:]]
-got = {}
-for w in ws:
-    try:
-        j = json.load(open('%s/w%d.json' % (sys.argv[1], w)))
-        got[w] = j['jobs'][0]['read']['io_bytes']
-    except (OSError, ValueError, KeyError, IndexError):
-        got[w] = None
-tot = sum(v for v in got.values() if v is not None)
-for w in ws:
-    ok = got[w] is not None and None not in got.values() and tot > 0
-    print(w, '%.5f' % (got[w] / tot) if ok else 'null',
-          '%.2f' % (got[w] / 1e6) if got[w] is not None else 'null')
-PY
+	for w in $weights; do
+		echo "$w $((to[$w] - from[$w])) $ok"
+	done | awk '{ w[NR] = $1; b[NR] = $2; ok = $3; tot += $2 }
+		END { for (i = 1; i <= NR; i++) {
+			share = (ok && tot > 0) ? sprintf("%.5f", b[i] / tot) : "null"
+			printf "%d %s %.2f\n", w[i], share, b[i] / 1e6 } }' \
+		>"$TEST_TMP/shares"
 	while read -r w share mb; do
 		bench_row "{\"workload\": \"weights\", \"weight\": $w, \"elevator\": \"cfq\"}" \
 			"{\"share\": $share, \"read_MB\": $mb}"
