@@ -40,6 +40,9 @@
 # Each measurement lasts 10 s x BENCH_SCALE (at least 1 s); weights and
 # fair time 20 s x BENCH_SCALE (at least 2 s).  At the smallest size only
 # N=2, base and ioc idle, and mq-deadline against cfq run.
+#
+# BENCH_ONLY (optional, comma separated) runs only the workloads named:
+# striped, weights, fair, readers (readers+writer), null_blk.
 
 secs=$(bench_size 10 1)
 long=$(bench_size 20 2)
@@ -57,6 +60,14 @@ if bench_smoke; then
 	mixed="mq-deadline cfq"
 	overhead="mq-deadline cfq"
 	bench_note "smallest size: striped N=2 base and ioc idle only; mq-deadline and cfq only"
+fi
+# want WORKLOAD: BENCH_ONLY is unset or names WORKLOAD.
+want() { [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *",$1,"* ]]; }
+if [ -n "${BENCH_ONLY:-}" ]; then
+	bench_note "BENCH_ONLY=$BENCH_ONLY: the other workloads did not run"
+	want striped || nlist=
+	want readers || mixed=
+	want null_blk || overhead=
 fi
 disk=0
 [[ " $parts " != *" disk "* ]] || disk=1
@@ -105,11 +116,14 @@ fi
 mixed=$(pick $mixed)
 overhead=$(pick $overhead)
 have cfq || setups=("base")
+want weights || groups=0
+fair=0
+have cfq && want fair && fair=1
 
 steps=0
 if [ $have_simhba = 1 ]; then
-	steps=$((${#setups[@]} * $(wc -w <<<"$nlist") + $(wc -w <<<"$mixed")))
-	have cfq && steps=$((steps + 1 + groups))
+	steps=$((${#setups[@]} * $(wc -w <<<"$nlist") + $(wc -w <<<"$mixed") +
+		 groups + fair))
 fi
 [ -z "$nb" ] || ! grep -qw 'blk26.accel=icount' /proc/cmdline ||
 	steps=$((steps + $(wc -w <<<"$overhead")))
@@ -282,7 +296,9 @@ PY
 stalled=0
 for run in $(seq 1 "$BENCH_RUNS"); do
 	[ $have_simhba = 1 ] || break
-	if _simhba_load 1 profile=raid0 raid_members=4 raid_member=u320-10k \
+	if [ -z "$nlist" ]; then
+		:	# not wanted (BENCH_ONLY)
+	elif _simhba_load 1 profile=raid0 raid_members=4 raid_member=u320-10k \
 			raid_chunk_kb=64 qdepth=32 nostore=1 >/dev/null; then
 		dev=$(_simhba_disks | head -n1)
 		bench_ioc_random "$dev" "$secs" "$nlist" '"workload": "striped", ' \
@@ -292,10 +308,8 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 	fi
 	dev=$(bench_disk sata-7200)
 	bench_ctx device "$dev"
-	if have cfq; then
-		[ $groups = 0 ] || cfq_weights "$dev"
-	fi
-	have cfq && cfq_fair "$dev"
+	[ $groups = 0 ] || cfq_weights "$dev"
+	[ $fair = 0 ] || cfq_fair "$dev"
 	# last: a stall here (bench_stalled) leaves the disk unusable
 	bench_small_writeback
 	size=$(($(cat /sys/block/"$dev"/size) * 512))
@@ -319,8 +333,10 @@ done
 [ -n "$nb" ] || exit 0
 if grep -qw 'blk26.accel=icount' /proc/cmdline; then
 	# shellcheck disable=SC2086
-	bench_nullblk_turns "$nb" "$secs" nullblk_kiops "instruction-counted clock" \
-		'"workload": "null_blk", ' $overhead
+	[ -z "$overhead" ] ||
+		bench_nullblk_turns "$nb" "$secs" nullblk_kiops \
+			"instruction-counted clock" '"workload": "null_blk", ' \
+			$overhead
 else
 	bench_note "the overhead part needs a guest booted with LAB_ACCEL=icount: skipped"
 fi
