@@ -876,7 +876,8 @@ def fmt_ioc_random(exp, agg, notes, ctx):
     return '\n'.join(text)
 
 
-# issue 13's goals 2-4 (goal 1 is IOC_GOAL, goal 5 DBT2_CFQ_GOAL)
+# issue 13's goals 2-4 (goal 1 is IOC_GOAL, goal 5 DBT2_CFQ_GOAL, goal 7
+# scale_goals())
 CFQ_WEIGHT_TOLERANCE = 0.10
 CFQ_MIXED_GOALS = [
     ('reader_MBps', 3.0, "2 readers' MB/s with a buffered writer >= 3x "
@@ -885,6 +886,10 @@ CFQ_MIXED_GOALS = [
      'mq-deadline'),
 ]
 CFQ_NULLBLK_GOAL = 0.9
+# goal 7: the numbers of processes the issue names, and how much cfq's
+# cost per request may grow from the fewest processes measured to the most
+CFQ_SCALE_N = (64, 256)
+CFQ_SCALE_COST_GROWTH = 1.10
 
 
 def workload_rows(agg, workload):
@@ -923,7 +928,7 @@ def within(x, tol):
 
 
 def cfq_goals(agg):
-    """Issue 13's goals 1-4 from this run's medians: [(what, verdict)];
+    """Issue 13's goals 1-4 and 7 from this run's medians: [(what, verdict)];
     a goal whose rows did not run reads 'no data' or 'missing'."""
     out = [('striped LUN, ' + w, v)
            for w, v in ioc_goals(workload_rows(agg, 'striped'))]
@@ -953,6 +958,52 @@ def cfq_goals(agg):
                     elevator_median(nb, 'cfq', 'nullblk_kiops'),
                     elevator_median(nb, 'mq-deadline', 'nullblk_kiops'),
                     CFQ_NULLBLK_GOAL)))
+    return out + scale_goals(agg)
+
+
+def n_rows(rows, elevator='cfq'):
+    """{N: row} of one elevator's rows."""
+    return {r['config']['N']: r for r in rows
+            if r['config'].get('elevator') == elevator and
+            r['config'].get('N') is not None}
+
+
+def served_verdict(r, n):
+    """Goal 7 for one N: every process served and no read longer than
+    low_latency's round (bound_ms)."""
+    served, lat, bound = [median_of(r, m) for m in ('served', 'max_lat_ms',
+                                                     'bound_ms')]
+    if served is None or lat is None or bound is None:
+        return 'missing'
+    ok = served == n and lat <= bound
+    return '%d/%d served, max %.0f ms vs %.0f ms %s' % (
+        served, n, lat, bound, 'met' if ok else 'NOT met')
+
+
+def scale_goals(agg):
+    """Issue 13's goal 7: [(what, verdict)] for each N measured (and the
+    issue's N, said missing when not), then cfq's cost per request from
+    the fewest processes to the most."""
+    out = []
+    sc = n_rows(workload_rows(agg, 'scale'))
+    for n in sorted(set(sc) | set(CFQ_SCALE_N)):
+        out.append(('scale, N=%d random readers: all served, max latency '
+                    '<= round' % n,
+                    served_verdict(sc[n], n) if n in sc
+                    else 'missing (not measured)'))
+    cost = n_rows(workload_rows(agg, 'scale cost'))
+    ns = sorted(n for n in cost if median_of(cost[n], 'us_per_io'))
+    what = ('scale cost: cfq us per request, most / fewest processes <= '
+            '%gx' % CFQ_SCALE_COST_GROWTH)
+    if len(ns) < 2:
+        out.append((what, 'missing (not measured at 2 N)'))
+    else:
+        x = (median_of(cost[ns[-1]], 'us_per_io') /
+             median_of(cost[ns[0]], 'us_per_io'))
+        d = decimals_for(CFQ_SCALE_COST_GROWTH, x, 2)
+        out.append((what, 'N=%d/N=%d %.*fx %s' % (
+            ns[-1], ns[0], d, x,
+            'met' if x <= CFQ_SCALE_COST_GROWTH else 'NOT met')))
     return out
 
 
@@ -1022,9 +1073,52 @@ def fmt_cfq(exp, agg, notes, ctx):
                     'requests at the disk; the issue sets no bound: '
                     'reported, not judged')
         text.append('')
+    text += scale_tables(agg)
     text += goal_lines('goals of issue 13 (ratios measured in this run):',
                        cfq_goals(agg))
     return '\n'.join(text)
+
+
+def scale_tables(agg):
+    """Goal 7's tables: the readers at each N, and the cost per request
+    at each N per elevator, cfq's ratio to mq-deadline's beside it."""
+    text = []
+    sc = n_rows(workload_rows(agg, 'scale'))
+    if sc:
+        text.append('7. scale: N random 4 KiB O_DIRECT readers under cfq, '
+                    'sata-7200:')
+        text += render(['N', 'served', 'max lat ms', 'round ms', 'min ios',
+                        'mean ios', 'IOPS'],
+                       [[str(n)] + [cell(median_of(sc[n], m), f) for m, f in
+                                    (('served', '%d'), ('max_lat_ms', '%.0f'),
+                                     ('bound_ms', '%.0f'), ('min_ios', '%d'),
+                                     ('mean_ios', '%.1f'), ('iops', '%.1f'))]
+                        for n in sorted(sc)])
+        text.append("round: low_latency's target for N busy queues, "
+                    'max(target_latency, N x 2 x slice_idle)')
+        text.append('')
+    rows = workload_rows(agg, 'scale cost')
+    elev = []
+    for r in rows:
+        if r['config'].get('elevator') not in elev:
+            elev.append(r['config'].get('elevator'))
+    if rows:
+        per = {e: n_rows(rows, e) for e in elev}
+        ns = sorted(set(n for e in elev for n in per[e]))
+
+        def us(e, n):
+            return median_of(per[e][n], 'us_per_io') if n in per[e] else None
+        text.append('7. scale cost: N processes of null_blk 4 KiB random '
+                    'reads, guest us per read (instruction-counted clock):')
+        lines = []
+        for n in ns:
+            a, b = us('cfq', n), us('mq-deadline', n)
+            lines.append([str(n)] + [cell(us(e, n), '%.3f') for e in elev] +
+                         [cell(a / b if a and b else None, '%.3fx')])
+        text += render(['N'] + elev + ['cfq x'], lines)
+        text.append('cfq x: ratio to mq-deadline at the same N')
+        text.append('')
+    return text
 
 
 def fmt_bs_sweep(exp, agg, notes, ctx):
@@ -1342,12 +1436,15 @@ EXPERIMENTS = [
                formatter=fmt_ioc_random),
     Experiment('cfq',
                'issue 13: cfq: seed 002 on a striped LUN, weights, 2 readers '
-               '+ writer and fair time on sata-7200, null_blk overhead '
+               '+ writer, fair time and 16-256 readers on sata-7200, '
+               'null_blk overhead and its cost at 16-256 processes '
                '(icount clock)',
                [('MBps', 'striped MB/s'), ('share', 'weight share'),
                 ('reader_MBps', 'readers MB/s'), ('total_MBps', 'total MB/s'),
                 ('time_share', 'disk time share'), ('p99_ms', 'p99 ms'),
-                ('nullblk_kiops', 'null kIOPS')],
+                ('nullblk_kiops', 'null kIOPS'), ('served', 'served'),
+                ('max_lat_ms', 'max lat ms'), ('bound_ms', 'round ms'),
+                ('us_per_io', 'us per read')],
                # the overhead first: a disk stall must not lose it
                parts=[Part('overhead', 1, accel='icount'), Part('disk', 6)],
                cpus=2, formatter=fmt_cfq),

@@ -371,7 +371,44 @@ def fig_cfq(doc, run_id, peers=None):
                   'elevator', cats(ne), width=0.5)
     bars_per_category(fig, p, nd, 'elevator', ne,
                       [('nullblk_kiops', 'instruction-counted clock')])
+    scale_panels(fig, doc)
     return fig
+
+
+def scale_panels(fig, doc):
+    """cfq's goal 7: the longest read of N random readers against the
+    round low_latency aims at, and the guest time per null_blk read per
+    elevator, against N."""
+    sd = workload_doc(doc, 'scale')
+    ns = sorted(values_of(sd, 'N'))
+    p = fig.panel('scale: N random readers under cfq, the longest read',
+                  'ms', 'N (processes)', cats(ns), width=0.5)
+    got = p.new('max latency of any reader')
+    # the bound, not a measurement: drawn as the seeds are
+    want = p.new('round: max(target_latency, N x 2 x slice_idle)', 'median',
+                 seed=True, color='black')
+    for i, n in enumerate(ns):
+        r = first(rows_with(sd, N=n))
+        put(fig, got, i, stat(r, 'max_lat_ms'), 'max latency, N=%d' % n)
+        b = stat(r, 'bound_ms')
+        if b:
+            want.add(i, b[0])
+    if not ns:
+        fig.missing.append('scale (not run)')
+    cd = workload_doc(doc, 'scale cost')
+    ns = sorted(values_of(cd, 'N'))
+    elev = values_of(cd, 'elevator')
+    p = fig.panel('scale cost: null_blk 4 KiB reads, N processes',
+                  'us per read (icount)', 'N (processes)', cats(ns),
+                  width=0.5)
+    for j, e in enumerate(elev):
+        s = p.new(e)
+        for i, n in enumerate(ns):
+            put(fig, s, slot_x(i, j, len(elev), p.width),
+                stat(first(rows_with(cd, N=n, elevator=e)), 'us_per_io'),
+                'us per read, %s, N=%d' % (e, n))
+    if not ns:
+        fig.missing.append('scale cost (not run)')
 
 
 def fig_bs_sweep(doc, run_id, peers=None):

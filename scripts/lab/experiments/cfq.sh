@@ -31,18 +31,33 @@
 #                  time the disk was busy (a moment shared equally by the
 #                  requests at the disk then), p99_ms its read completion
 #                  latency's 99th percentile (fio).
+#   scale          the same disk under cfq, N = 16, 64 and 256 random 4 KiB
+#                  O_DIRECT readers (psync, one process each, one read at a
+#                  time): served, how many of the N completed a read at
+#                  all; max_lat_ms, the longest read of any of them (with
+#                  one read at a time, the longest gap between a process's
+#                  completions); bound_ms, the round that low_latency aims
+#                  at for N busy queues: target_latency, or N slices of the
+#                  shortest slice it gives (2 x slice_idle) when those do
+#                  not fit in it; min_ios and mean_ios per process.
 #
 # Part "overhead" (BENCH_PART=overhead, or empty; it runs first), in a
 # guest whose clock counts instructions (elsewhere it is skipped):
 #   null_blk       4 KiB random-read kIOPS on null_blk, cfq, mq-deadline and
 #                  bfq in 2 s turns (bench_nullblk_turns, as anticipatory).
+#   scale cost     null_blk, cfq and mq-deadline, N = 16, 64 and 256
+#                  processes of 4 KiB O_DIRECT random reads (psync; null_blk
+#                  completes them as they are issued): us_per_io, guest time
+#                  per read, which on this clock is path length (1 us is
+#                  1000 instructions).
 #
-# Each measurement lasts 10 s x BENCH_SCALE (at least 1 s); weights and
-# fair time 20 s x BENCH_SCALE (at least 2 s).  At the smallest size only
-# N=2, base and ioc idle, and mq-deadline against cfq run.
+# Each measurement lasts 10 s x BENCH_SCALE (at least 1 s); weights, fair
+# time and scale 20 s x BENCH_SCALE (at least 2 s).  At the smallest size
+# only N=2, base and ioc idle, mq-deadline against cfq and N=16 run.
 #
 # BENCH_ONLY (optional, comma separated) runs only the workloads named:
-# striped, weights, fair, readers (readers+writer), null_blk.
+# striped, weights, fair, readers (readers+writer), null_blk, scale,
+# scale-cost.
 
 secs=$(bench_size 10 1)
 long=$(bench_size 20 2)
@@ -54,12 +69,15 @@ setups=("base" "ioc off" "ioc no idle" "ioc idle")
 mixed="mq-deadline cfq bfq anticipatory"
 overhead="mq-deadline cfq bfq"
 weights="100 200 400 800"
+scale_n="16 64 256"
+scale_cost="mq-deadline cfq"
 if bench_smoke; then
 	nlist=2
 	setups=("base" "ioc idle")
 	mixed="mq-deadline cfq"
 	overhead="mq-deadline cfq"
-	bench_note "smallest size: striped N=2 base and ioc idle only; mq-deadline and cfq only"
+	scale_n=16
+	bench_note "smallest size: striped N=2 base and ioc idle only; mq-deadline and cfq only; scale N=16 only"
 fi
 # want WORKLOAD: BENCH_ONLY is unset or names WORKLOAD.
 want() { [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *",$1,"* ]]; }
@@ -68,6 +86,7 @@ if [ -n "${BENCH_ONLY:-}" ]; then
 	want striped || nlist=
 	want readers || mixed=
 	want null_blk || overhead=
+	want scale-cost || scale_cost=
 fi
 disk=0
 [[ " $parts " != *" disk "* ]] || disk=1
@@ -115,18 +134,25 @@ fi
 	bench_note "no io.cfq.weight (cfq, cgroup v2 io controller, CFQ_GROUP_IOSCHED): no weights rows"
 mixed=$(pick $mixed)
 overhead=$(pick $overhead)
+scale_cost=$(pick $scale_cost)
 have cfq || setups=("base")
+have cfq || scale_cost=
 want weights || groups=0
 fair=0
-have cfq && want fair && fair=1
+scale=
+if have cfq; then
+	want fair && fair=1
+	want scale && scale=$scale_n
+fi
 
 steps=0
 if [ $have_simhba = 1 ]; then
 	steps=$((${#setups[@]} * $(wc -w <<<"$nlist") + $(wc -w <<<"$mixed") +
-		 groups + fair))
+		 groups + fair + $(wc -w <<<"$scale")))
 fi
 [ -z "$nb" ] || ! grep -qw 'blk26.accel=icount' /proc/cmdline ||
-	steps=$((steps + $(wc -w <<<"$overhead")))
+	steps=$((steps + $(wc -w <<<"$overhead") +
+		 $(wc -w <<<"$scale_cost") * $(wc -w <<<"$scale_n")))
 bench_plan $((steps * BENCH_RUNS))
 
 # cfq_rbytes CGROUP DEVNUM: the bytes CGROUP has read from device MAJ:MIN
@@ -293,6 +319,67 @@ PY
 	cat "$TEST_TMP/fair.rows" >>"$BENCH_ROWS"
 }
 
+# cfq_scale DEV: a scale row per N of $scale, N random readers under cfq.
+cfq_scale()
+{
+	local dev=$1 n q=/sys/block/$1/queue/iosched tl idle
+
+	for n in $scale; do
+		bench_step "scale: $n random 4 KiB readers under cfq (${long} s)"
+		bench_select "$dev" cfq || return
+		tl=$(cat $q/target_latency)
+		idle=$(cat $q/slice_idle)
+		fio --output-format=json --output="$TEST_TMP/scale.json" \
+		    --name=scale --filename=/dev/"$dev" --rw=randread --bs=4k \
+		    --direct=1 --ioengine=psync --norandommap --numjobs="$n" \
+		    --time_based --runtime="$long" >/dev/null 2>&1
+		python3 - "$TEST_TMP/scale.json" "$n" "$tl" "$idle" <<'PY' >>"$BENCH_ROWS"
+import json, sys
+n, tl, idle = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+m = dict.fromkeys(('served', 'max_lat_ms', 'min_ios', 'mean_ios', 'iops'))
+try:
+    jobs = [j['read'] for j in json.load(open(sys.argv[1]))['jobs']]
+    if len(jobs) == n:
+        ios = [j['total_ios'] for j in jobs]
+        m = {'served': sum(1 for i in ios if i > 0),
+             'max_lat_ms': max(j['lat_ns']['max'] for j in jobs) / 1e6,
+             'min_ios': min(ios), 'mean_ios': sum(ios) / n,
+             'iops': sum(j['iops'] for j in jobs)}
+except (OSError, ValueError, KeyError, TypeError):
+    pass
+# low_latency's round for n busy queues: target_latency, or n of the
+# shortest slice it gives (2 x slice_idle) when those do not fit in it
+m['bound_ms'] = max(tl, n * 2 * idle)
+print(json.dumps({'config': {'workload': 'scale', 'N': n, 'elevator': 'cfq'},
+                  'metrics': m}))
+PY
+	done
+}
+
+# cfq_scale_cost NB: a scale cost row per N of $scale_n and scheduler of
+# $scale_cost, on null_blk.
+cfq_scale_cost()
+{
+	local nb=$1 n s iops
+
+	for n in $scale_n; do
+		for s in $scale_cost; do
+			bench_step "scale cost: elevator=$s, $n processes of null_blk 4 KiB random reads (${secs} s)"
+			echo "$s" >/sys/block/"$nb"/queue/scheduler 2>/dev/null || continue
+			fio --output-format=json --output="$TEST_TMP/sc.json" \
+			    --name=sc --filename=/dev/"$nb" --rw=randread --bs=4k \
+			    --direct=1 --ioengine=psync --norandommap \
+			    --numjobs="$n" --group_reporting --time_based \
+			    --runtime="$secs" >/dev/null 2>&1
+			iops=$(fio_total_iops "$TEST_TMP/sc.json" 2>/dev/null)
+			bench_row "{\"workload\": \"scale cost\", \"N\": $n, \"elevator\": \"$s\"}" \
+				"$(awk -v i="$iops" 'BEGIN {
+					if (i > 0) printf "{\"us_per_io\": %.4f, \"kiops\": %.2f}", 1e6 / i, i / 1000
+					else print "{\"us_per_io\": null, \"kiops\": null}" }')"
+		done
+	done
+}
+
 stalled=0
 for run in $(seq 1 "$BENCH_RUNS"); do
 	[ $have_simhba = 1 ] || break
@@ -310,6 +397,7 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 	bench_ctx device "$dev"
 	[ $groups = 0 ] || cfq_weights "$dev"
 	[ $fair = 0 ] || cfq_fair "$dev"
+	[ -z "$scale" ] || cfq_scale "$dev"
 	# last: a stall here (bench_stalled) leaves the disk unusable
 	bench_small_writeback
 	size=$(($(cat /sys/block/"$dev"/size) * 512))
@@ -337,6 +425,7 @@ if grep -qw 'blk26.accel=icount' /proc/cmdline; then
 		bench_nullblk_turns "$nb" "$secs" nullblk_kiops \
 			"instruction-counted clock" '"workload": "null_blk", ' \
 			$overhead
+	[ -z "$scale_cost" ] || cfq_scale_cost "$nb"
 else
 	bench_note "the overhead part needs a guest booted with LAB_ACCEL=icount: skipped"
 fi

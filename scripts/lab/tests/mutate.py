@@ -241,6 +241,28 @@ MUTANTS = [
     ('figures.py', "p.hlines.append((100.0 / len(procs), 'equal slices'))",
      "p.hlines.append((25.0, 'equal slices'))",
      'cfq figure: equal slices of 4'),
+    # issue 13's goal 7 (cfq scale)
+    ('bench.py', "    ok = served == n and lat <= bound",
+     "    ok = lat <= bound", 'scale goal: a process never served passes'),
+    ('bench.py', "    ok = served == n and lat <= bound",
+     "    ok = served == n and lat < bound",
+     'scale goal: the bound itself fails'),
+    ('bench.py', "    for n in sorted(set(sc) | set(CFQ_SCALE_N)):",
+     "    for n in sorted(sc):", "scale goal: the issue's N not said missing"),
+    ('bench.py', "        x = (median_of(cost[ns[-1]], 'us_per_io') /\n"
+     "             median_of(cost[ns[0]], 'us_per_io'))",
+     "        x = (median_of(cost[ns[-1]], 'us_per_io') /\n"
+     "             median_of(cost[ns[-1]], 'us_per_io'))",
+     'scale cost goal: the largest N against itself'),
+    ('bench.py', "    cost = n_rows(workload_rows(agg, 'scale cost'))",
+     "    cost = n_rows(workload_rows(agg, 'scale cost'), 'mq-deadline')",
+     "scale cost goal: mq-deadline's cost judged"),
+    ('bench.py', "                         [cell(a / b if a and b else None, "
+     "'%.3fx')])",
+     "                         [cell(b / a if a and b else None, "
+     "'%.3fx')])", 'scale cost table: the ratio upside down'),
+    ('figures.py', "            want.add(i, b[0])",
+     "            want.add(i, 300.0)", 'cfq figure: one round for every N'),
 ]
 
 # survivors that behave exactly as the original: {number: why}

@@ -480,7 +480,8 @@ class CfqGoalTest(unittest.TestCase):
 
     def test_nothing_measured_is_said(self):
         g = bench.cfq_goals([])
-        self.assertEqual(len(g), 6)
+        # goals 1-4, then goal 7: N=64, N=256 and the cost
+        self.assertEqual(len(g), 9)
         for what, v in g:
             self.assertTrue(v.startswith('missing') or v == 'no data',
                             (what, v))
@@ -521,8 +522,76 @@ class CfqGoalTest(unittest.TestCase):
         v = bench.goal_verdicts(bench.BY_NAME['cfq'], doc)
         self.assertIn('striped LUN, N=2: ioc idle >= 0.9x base (seed 002: '
                       '0.53x): 0.90x met', v)
-        # N=2 and N=4, then the 5 goals measured elsewhere, said missing
-        self.assertEqual(len(v), 7)
+        # N=2 and N=4, then the 8 goals measured elsewhere, said missing
+        self.assertEqual(len(v), 10)
+
+
+def scale(n, served, lat, bound=300.0):
+    return ({'workload': 'scale', 'N': n, 'elevator': 'cfq'},
+            {'served': served, 'max_lat_ms': lat, 'bound_ms': bound,
+             'min_ios': 3, 'mean_ios': 7.5, 'iops': 150.0})
+
+
+def cost(n, e, us):
+    return ({'workload': 'scale cost', 'N': n, 'elevator': e},
+            {'us_per_io': us, 'kiops': 1e3 / us if us else None})
+
+
+class CfqScaleTest(unittest.TestCase):
+    def test_served_within_the_round(self):
+        g = goals(bench.cfq_goals(rows_json([
+            scale(16, 16, 300.0), scale(64, 63, 200.0, 1024.0),
+            scale(256, 256, 4096.5, 4096.0)])))
+        what = ('scale, N=%d random readers: all served, max latency <= '
+                'round')
+        # the bound itself is met; one process not served is not
+        self.assertEqual(g[what % 16], '16/16 served, max 300 ms vs 300 ms '
+                         'met')
+        self.assertEqual(g[what % 64], '63/64 served, max 200 ms vs 1024 ms '
+                         'NOT met')
+        self.assertEqual(g[what % 256], '256/256 served, max 4096 ms vs '
+                         '4096 ms NOT met')
+
+    def test_missing_values_and_n(self):
+        g = goals(bench.cfq_goals(rows_json([scale(64, None, None)])))
+        what = ('scale, N=%d random readers: all served, max latency <= '
+                'round')
+        self.assertEqual(g[what % 64], 'missing')
+        self.assertEqual(g[what % 256], 'missing (not measured)')
+        self.assertNotIn(what % 16, g)
+
+    def test_cost_growth(self):
+        what = ('scale cost: cfq us per request, most / fewest processes '
+                '<= 1.1x')
+        g = goals(bench.cfq_goals(rows_json([
+            cost(16, 'cfq', 10.0), cost(64, 'cfq', 10.5),
+            cost(256, 'cfq', 11.0), cost(256, 'mq-deadline', 5.0)])))
+        self.assertEqual(g[what], 'N=256/N=16 1.10x met')
+        g = goals(bench.cfq_goals(rows_json([
+            cost(16, 'cfq', 10.0), cost(256, 'cfq', 11.0001)])))
+        self.assertEqual(g[what], 'N=256/N=16 1.10001x NOT met')
+        # a value missing leaves the N out; one N is not a curve
+        g = goals(bench.cfq_goals(rows_json([
+            cost(16, 'cfq', 10.0), cost(256, 'cfq', None),
+            cost(256, 'mq-deadline', 5.0)])))
+        self.assertEqual(g[what], 'missing (not measured at 2 N)')
+
+    def test_tables(self):
+        t = cfq_text([scale(16, 16, 120.4), scale(64, 64, 900.0, 1024.0),
+                      ({'workload': 'scale', 'N': 256, 'elevator': 'cfq'},
+                       {'served': None, 'max_lat_ms': None,
+                        'bound_ms': 4096.0}),
+                      cost(16, 'mq-deadline', 8.0), cost(16, 'cfq', 10.0),
+                      cost(256, 'mq-deadline', 8.5), cost(256, 'cfq', None)])
+        self.assertIn('7. scale: N random 4 KiB O_DIRECT readers', t)
+        self.assertRegex(t, r'\n16\s+16\s+120\s+300\s+3\s+7.5\s+150.0\n')
+        self.assertRegex(t, r'\n64\s+64\s+900\s+1024\s')
+        self.assertRegex(t, r'\n256\s+missing\s+missing\s+4096\s+missing')
+        self.assertRegex(t, r'N\s+mq-deadline\s+cfq\s+cfq x')
+        self.assertRegex(t, r'\n16\s+8.000\s+10.000\s+1.250x\n')
+        self.assertRegex(t, r'\n256\s+8.500\s+missing\s+missing\n')
+        self.assertRegex(t, r'scale cost: .*\s+missing \(not measured at '
+                            r'2 N\)')
 
 
 class Dbt2GoalTest(unittest.TestCase):

@@ -167,6 +167,16 @@ def cfq_doc():
                                  'p99_ms': one(100 * sh)}})
     rows.append({'config': {'workload': 'null_blk', 'elevator': 'cfq'},
                  'metrics': {'nullblk_kiops': one(95.0)}})
+    for n, lat in ((16, 150.0), (64, None)):
+        rows.append({'config': {'workload': 'scale', 'N': n,
+                                'elevator': 'cfq'},
+                     'metrics': {'max_lat_ms': one(lat) if lat else None,
+                                 'bound_ms': one(max(300.0, n * 16.0))}})
+    for n, e, us in ((16, 'mq-deadline', 8.0), (16, 'cfq', 10.0),
+                     (64, 'mq-deadline', 8.2), (64, 'cfq', 10.4)):
+        rows.append({'config': {'workload': 'scale cost', 'N': n,
+                                'elevator': e},
+                     'metrics': {'us_per_io': one(us)}})
     return dict(IOC, experiment='cfq', rows=rows)
 
 
@@ -186,7 +196,7 @@ class CfqFigureTest(unittest.TestCase):
     def test_each_workload_in_its_panel(self):
         fig = figures.build('cfq', cfq_doc(), 'r1')
         titles = [p.title for p in fig.panels]
-        self.assertEqual(len(titles), 7, titles)
+        self.assertEqual(len(titles), 9, titles)
         # striped: the seed's setups from the striped rows only
         self.assertEqual([p[1] for p in series(fig, 0, 'ioc idle').points],
                          [19.0])
@@ -211,6 +221,17 @@ class CfqFigureTest(unittest.TestCase):
                          [60.0, 40.0])
         self.assertEqual([p[1] for p in series(
             fig, 6, 'instruction-counted clock').points], [95.0])
+        # scale: the longest read against the round, a missing one named
+        self.assertEqual([p[1] for p in series(
+            fig, 7, 'max latency of any reader').points], [150.0])
+        self.assertIn('max latency, N=64', fig.missing)
+        self.assertEqual([p[1] for p in series(
+            fig, 7, 'round: max(target_latency, N x 2 x slice_idle)').points],
+            [300.0, 1024.0])
+        self.assertEqual([p[1] for p in series(fig, 8, 'cfq').points],
+                         [10.0, 10.4])
+        self.assertEqual([p[1] for p in series(fig, 8, 'mq-deadline').points],
+                         [8.0, 8.2])
 
 
 class ErrorBarTest(unittest.TestCase):
