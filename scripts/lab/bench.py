@@ -1446,7 +1446,7 @@ EXPERIMENTS = [
                 ('max_lat_ms', 'max lat ms'), ('bound_ms', 'round ms'),
                 ('us_per_io', 'us per read')],
                # the overhead first: a disk stall must not lose it
-               parts=[Part('overhead', 1, accel='icount'), Part('disk', 6)],
+               parts=[Part('overhead', 2, accel='icount'), Part('disk', 7)],
                cpus=2, formatter=fmt_cfq),
     Experiment('dbt2',
                'seed 000: DBT-2-like OLTP on PostgreSQL, ext4 on a simhba '
