@@ -2,12 +2,14 @@
 /*
  * KUnit tests of CFQ's arithmetic: slices per priority level, the
  * low_latency scaling, workload slices, group virtual time and what a
- * turn is charged, think time, the seeky history and the cost of a
- * request (back seeks).
+ * turn is charged, preemption in the SYNC_NOIDLE workload, think time,
+ * the seeky history and the cost of a request (back seeks).
  */
 #include <kunit/test.h>
+#include <linux/blk-mq.h>
 #include <linux/ioprio.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/time64.h>
 
 #include "cfq-iosched.h"
@@ -195,6 +197,40 @@ static void cfq_test_vtime_seek_shares(struct kunit *test)
 	}
 }
 
+/*
+ * A seeky reader's new request takes the disk from the active queue of
+ * its SYNC_NOIDLE tree, empty (its one request at the device), only when
+ * the two are all the tree has: not ahead of 38 others waiting.
+ */
+static void cfq_test_noidle_preempt(struct kunit *test)
+{
+	struct cfq_rb_root *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	struct cfq_queue *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct cfq_queue *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct request *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	a->wl_type = CFQ_SYNC_NOIDLE_WL;
+	b->wl_type = CFQ_SYNC_NOIDLE_WL;
+	a->service_tree = st;
+	b->service_tree = st;
+	st->count = 2;
+	KUNIT_EXPECT_TRUE(test, cfq_noidle_preempt(b, a));
+	st->count = 40;
+	KUNIT_EXPECT_FALSE(test, cfq_noidle_preempt(b, a));
+	/* not while the active queue has requests of its own */
+	st->count = 2;
+	a->next_rq = rq;
+	KUNIT_EXPECT_FALSE(test, cfq_noidle_preempt(b, a));
+	/* nor for a queue of another tree */
+	a->next_rq = NULL;
+	b->service_tree = NULL;
+	KUNIT_EXPECT_FALSE(test, cfq_noidle_preempt(b, a));
+}
+
 static void cfq_test_ttime(struct kunit *test)
 {
 	struct cfq_ttime tt = {};
@@ -276,6 +312,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_vtime_shares),
 	KUNIT_CASE(cfq_test_slice_charge),
 	KUNIT_CASE(cfq_test_vtime_seek_shares),
+	KUNIT_CASE(cfq_test_noidle_preempt),
 	KUNIT_CASE(cfq_test_ttime),
 	KUNIT_CASE(cfq_test_seeky),
 	KUNIT_CASE(cfq_test_req_cost),

@@ -1591,6 +1591,24 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 }
 
 /*
+ * Does @new take the disk from @active, which idles at the end of the
+ * SYNC_NOIDLE workload that @new joins?  Only if they are that workload's
+ * only queues (2.6 asked the same): the preempting queue is served next,
+ * before the queues waiting in its tree, so with more of them every new
+ * request would go first, and with many seeky readers on a deep device
+ * (whose active queue is always empty, its one request sent) the first to
+ * wait would wait for as long as others keep coming.
+ */
+VISIBLE_IF_KUNIT bool cfq_noidle_preempt(const struct cfq_queue *new,
+					 const struct cfq_queue *active)
+{
+	return active->wl_type == CFQ_SYNC_NOIDLE_WL && !active->next_rq &&
+	       new->service_tree && new->service_tree == active->service_tree &&
+	       new->service_tree->count == 2;
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_noidle_preempt);
+
+/*
  * Should @new, which just received a request, take the disk from the
  * active queue @cfqq?  RT from the other classes, anything from the idle
  * class, sync from async whose slice is over; within a group only.
@@ -1616,9 +1634,7 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 	 */
 	if (cfqq_sync(new) && !cfqq_sync(cfqq))
 		return cfq_slice_used(cfqq, now);
-	/* Idling at the end of the SYNC_NOIDLE workload, which @new joins. */
-	if (cfqq->wl_type == CFQ_SYNC_NOIDLE_WL && !cfqq->next_rq &&
-	    new->service_tree == cfqq->service_tree)
+	if (cfq_noidle_preempt(new, cfqq))
 		return true;
 	/* The group idles for this queue's group. */
 	return cfqq_group_idle(cfqq) && !cfqq->next_rq;

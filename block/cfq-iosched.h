@@ -151,6 +151,8 @@ s64 cfq_req_cost(sector_t head, sector_t pos, sector_t back_max,
 unsigned int cfq_prio_to_maxrq(unsigned int slice_async_rq,
 			       unsigned short ioprio);
 enum cfq_wl_class cfq_wl_class_of(unsigned short ioprio_class);
+bool cfq_noidle_preempt(const struct cfq_queue *new,
+			const struct cfq_queue *active);
 
 /* Core entry points used by the cgroup policy. */
 void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
