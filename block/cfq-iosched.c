@@ -88,59 +88,6 @@
 #define CFQ_HW_QUEUE_MIN		5
 #define CFQ_HW_TAG_SAMPLES		50
 
-/* cfq_queue->flags */
-enum cfqq_flag {
-	CFQQ_ON_RR,		/* on a service tree */
-	CFQQ_WAIT_REQUEST,	/* active and idling for its next request */
-	CFQQ_IDLE_WINDOW,	/* short think time, not seeky: may idle */
-	CFQQ_SLICE_NEW,		/* the slice starts at the first completion */
-	CFQQ_SYNC,		/* a sync queue (per process) */
-	CFQQ_FIFO_CHECKED,	/* the FIFO was looked at in this slice */
-	CFQQ_GROUP_IDLE,	/* the idle timer is a group idle */
-	CFQQ_DEEP,		/* has kept >= 4 requests queued */
-	CFQQ_ORPHAN,		/* sync queue left by its process (exit, move) */
-};
-
-#define CFQQ_FNS(name, bit)						\
-enum { cfqq_bit_##name = (bit) };					\
-static inline bool cfqq_##name(const struct cfq_queue *cfqq)		\
-{									\
-	return test_bit(cfqq_bit_##name, &cfqq->flags);			\
-}									\
-static inline void cfqq_mark_##name(struct cfq_queue *cfqq)		\
-{									\
-	__set_bit(cfqq_bit_##name, &cfqq->flags);			\
-}									\
-static inline void cfqq_clear_##name(struct cfq_queue *cfqq)		\
-{									\
-	__clear_bit(cfqq_bit_##name, &cfqq->flags);			\
-}
-
-CFQQ_FNS(on_rr, CFQQ_ON_RR)
-CFQQ_FNS(wait_request, CFQQ_WAIT_REQUEST)
-CFQQ_FNS(idle_window, CFQQ_IDLE_WINDOW)
-CFQQ_FNS(slice_new, CFQQ_SLICE_NEW)
-CFQQ_FNS(sync, CFQQ_SYNC)
-CFQQ_FNS(fifo_checked, CFQQ_FIFO_CHECKED)
-CFQQ_FNS(group_idle, CFQQ_GROUP_IDLE)
-CFQQ_FNS(deep, CFQQ_DEEP)
-CFQQ_FNS(orphan, CFQQ_ORPHAN)
-#undef CFQQ_FNS
-
-/* rq->elv.priv[1] flags; priv[0] is the cfq_queue. */
-#define CFQ_RQ_QUEUED		BIT(0)	/* in its queue's lists */
-#define CFQ_RQ_DRIVER		BIT(1)	/* dispatched, counted at the driver */
-
-enum cfq_expire_why {
-	CFQ_EXP_SLICE,		/* slice used up */
-	CFQ_EXP_EMPTY,		/* ran dry, no reason to idle */
-	CFQ_EXP_IDLE_TIMEOUT,	/* idled, nothing came */
-	CFQ_EXP_PREEMPTED,	/* a more important queue arrived */
-	CFQ_EXP_ASYNC_RQ,	/* async queue dispatched its share */
-	CFQ_EXP_GONE,		/* queue freed or switched group */
-	CFQ_NR_EXPIRE,
-};
-
 static const char *const cfq_expire_name[CFQ_NR_EXPIRE] = {
 	[CFQ_EXP_SLICE]		= "slice",
 	[CFQ_EXP_EMPTY]		= "empty",
@@ -148,64 +95,6 @@ static const char *const cfq_expire_name[CFQ_NR_EXPIRE] = {
 	[CFQ_EXP_PREEMPTED]	= "preempted",
 	[CFQ_EXP_ASYNC_RQ]	= "async_rq",
 	[CFQ_EXP_GONE]		= "gone",
-};
-
-struct cfq_data {
-	struct request_queue	*q;
-	spinlock_t		lock;	/* everything below, queues, groups */
-
-	struct list_head	dispatch;	/* at-head inserts */
-	struct cfq_rb_root	grp_st;		/* busy groups by vdisktime */
-	struct cfq_group	*root_group;
-	struct cfq_queue	oom_cfqq;	/* when a queue cannot be allocated */
-
-	/* what is being served */
-	struct cfq_queue	*active_queue;
-	struct cfq_group	*serving_group;
-	enum cfq_wl_class	serving_wl_class;
-	enum cfq_wl_type	serving_wl_type;
-	u64			workload_expires;
-	u64			last_busy_ns;	/* last non-idle-class activity */
-
-	/* counts */
-	unsigned int		busy_queues;
-	unsigned int		rq_queued;
-	unsigned int		rq_in_driver;
-	unsigned int		rq_in_flight[2];	/* async, sync */
-	bool			held;	/* work queued that dispatch refused */
-	bool			rerun;	/* a hold may have ended: see cfq_unlock */
-	u64			last_delayed_sync;
-	sector_t		last_pos;
-
-	/* hardware queue depth detection */
-	int			hw_tag;		/* 0 shallow, 1 deep */
-	unsigned int		hw_tag_samples;
-	unsigned int		hw_tag_est_depth;
-
-	struct hrtimer		idle_timer;
-
-	/* tunables (sysfs) */
-	u64			fifo_expire[2];		/* ns, async, sync */
-	u64			slice[2];		/* ns, async, sync */
-	u64			slice_idle;		/* ns */
-	u64			group_idle;		/* ns */
-	u64			target_latency;		/* ns */
-	unsigned int		back_seek_max;		/* KiB */
-	unsigned int		back_seek_penalty;
-	unsigned int		slice_async_rq;
-	unsigned int		quantum;
-	unsigned int		low_latency;
-	unsigned int		async_depth;	/* scheduler tags async may use */
-
-	/* statistics (debugfs) */
-	unsigned long		stat_slices;
-	unsigned long		stat_expire[CFQ_NR_EXPIRE];
-	unsigned long		stat_idle_starts;
-	unsigned long		stat_group_idle_starts;
-	unsigned long		stat_idle_hits;
-	unsigned long		stat_dispatched[CFQ_NR_WL_CLASSES];
-	unsigned long		stat_fifo_expired;
-	unsigned long		stat_oom;
 };
 
 static struct kmem_cache *cfq_pool;
@@ -478,6 +367,7 @@ void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
 		for (t = 0; t < CFQ_NR_WL_TYPES; t++)
 			cfqg->st[c][t].rb = RB_ROOT_CACHED;
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_init_group);
 
 static void cfq_get_group(struct cfq_group *cfqg)
 {
@@ -496,6 +386,7 @@ void cfq_put_group(struct cfq_group *cfqg)
 	WARN_ON_ONCE(cfqg->on_st || cfqg->nr_cfqq);
 	kfree(cfqg);
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_put_group);
 
 static bool cfq_group_less(struct rb_node *a, const struct rb_node *b)
 {
@@ -1381,7 +1272,7 @@ static struct request *__cfq_dispatch(struct cfq_data *cfqd, u64 now)
 	return rq;
 }
 
-static struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
+VISIBLE_IF_KUNIT struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
 	struct request *rq;
@@ -1396,8 +1287,9 @@ static struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	spin_unlock_irqrestore(&cfqd->lock, flags);
 	return rq;
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_dispatch_request);
 
-static bool cfq_has_work(struct blk_mq_hw_ctx *hctx)
+VISIBLE_IF_KUNIT bool cfq_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
 
@@ -1409,10 +1301,11 @@ static bool cfq_has_work(struct blk_mq_hw_ctx *hctx)
 	 */
 	return READ_ONCE(cfqd->rq_queued) && !READ_ONCE(cfqd->held);
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_has_work);
 
 /* ---- idle timer --------------------------------------------------------- */
 
-static enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer)
+VISIBLE_IF_KUNIT enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer)
 {
 	struct cfq_data *cfqd = container_of(timer, struct cfq_data, idle_timer);
 	struct cfq_queue *cfqq;
@@ -1432,6 +1325,7 @@ static enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer)
 	cfq_kick(cfqd);
 	return HRTIMER_NORESTART;
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_idle_timer_fn);
 
 /* ---- completion --------------------------------------------------------- */
 
@@ -1490,7 +1384,7 @@ static bool cfq_rq_left_driver(struct cfq_data *cfqd, struct request *rq)
 	return true;
 }
 
-static void cfq_completed_request(struct request *rq, u64 now)
+VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 {
 	struct cfq_data *cfqd = rq->q->elevator->elevator_data;
 	struct cfq_queue *cfqq = rq_cfqq(rq);
@@ -1525,6 +1419,7 @@ static void cfq_completed_request(struct request *rq, u64 now)
 	}
 	cfq_unlock(cfqd, flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_completed_request);
 
 static void cfq_requeue_request(struct request *rq)
 {
@@ -1548,7 +1443,7 @@ static void cfq_prepare_request(struct request *rq)
 	rq->elv.priv[1] = NULL;
 }
 
-static void cfq_finish_request(struct request *rq)
+VISIBLE_IF_KUNIT void cfq_finish_request(struct request *rq)
 {
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 
@@ -1569,6 +1464,7 @@ static void cfq_finish_request(struct request *rq)
 		rq->elv.icq = NULL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_finish_request);
 
 /* ---- insertion and merging ---------------------------------------------- */
 
@@ -1746,8 +1642,9 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 			rq->elv.icq ? icq_to_cic(rq->elv.icq) : NULL, now);
 }
 
-static void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
-				struct list_head *list, blk_insert_t flags)
+VISIBLE_IF_KUNIT void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
+					  struct list_head *list,
+					  blk_insert_t flags)
 {
 	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
 	unsigned long irqflags;
@@ -1768,6 +1665,7 @@ static void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 
 	blk_mq_free_requests(&free);
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_insert_requests);
 
 /* The current task's queue for a bio of kind @sync, if it has one. */
 static struct cfq_queue *cfq_bio_cfqq(struct request_queue *q, bool sync)
@@ -1900,7 +1798,7 @@ static void cfq_init_icq(struct io_cq *icq)
 }
 
 /* Called under the queue lock; the io_cq's queue references go. */
-static void cfq_exit_icq(struct io_cq *icq)
+VISIBLE_IF_KUNIT void cfq_exit_icq(struct io_cq *icq)
 {
 	struct cfq_io_cq *cic = icq_to_cic(icq);
 	struct cfq_data *cfqd = icq->q->elevator->elevator_data;
@@ -1920,23 +1818,19 @@ static void cfq_exit_icq(struct io_cq *icq)
 	}
 	cfq_unlock(cfqd, flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_exit_icq);
 
 /* ---- init and exit ------------------------------------------------------ */
 
-static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
+/*
+ * Set up @cfqd for @q with the default tunables, serving @root (which gets
+ * the fallback queue's reference).  KUnit drives a cfq_data set up here on
+ * a fake queue.
+ */
+VISIBLE_IF_KUNIT void cfq_init_data(struct cfq_data *cfqd,
+				    struct request_queue *q,
+				    struct cfq_group *root)
 {
-	struct elevator_queue *eq;
-	struct cfq_data *cfqd;
-
-	eq = elevator_alloc(q, e);
-	if (!eq)
-		return -ENOMEM;
-
-	cfqd = kzalloc_node(sizeof(*cfqd), GFP_KERNEL, q->node);
-	if (!cfqd)
-		goto out_eq;
-	eq->elevator_data = cfqd;
-
 	cfqd->q = q;
 	spin_lock_init(&cfqd->lock);
 	INIT_LIST_HEAD(&cfqd->dispatch);
@@ -1960,24 +1854,43 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 	/* Nothing sync was delayed yet: async work may use the full depth. */
 	cfqd->last_delayed_sync = 0;
 
+	cfqd->root_group = root;
+	/* The fallback queue: BE, normal level, root group, never freed. */
+	cfq_init_cfqq(cfqd, &cfqd->oom_cfqq, root, false, IOPRIO_CLASS_BE,
+		      IOPRIO_BE_NORM);
+	cfqd->oom_cfqq.ref = 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_init_data);
+
+static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	struct cfq_data *cfqd;
+	struct cfq_group *root;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return -ENOMEM;
+
+	cfqd = kzalloc_node(sizeof(*cfqd), GFP_KERNEL, q->node);
+	if (!cfqd)
+		goto out_eq;
+	eq->elevator_data = cfqd;
+
 	/* The groups' init finds cfq_data through q->elevator, as bfq's. */
 	q->elevator = eq;
 #ifdef CONFIG_CFQ_GROUP_IOSCHED
-	cfqd->root_group = cfq_activate_groups(q);
+	root = cfq_activate_groups(q);
 #else
-	cfqd->root_group = kzalloc_node(sizeof(*cfqd->root_group), GFP_KERNEL,
-					q->node);
-	if (cfqd->root_group) {
-		refcount_set(&cfqd->root_group->ref, 1);
-		cfq_init_group(cfqd->root_group, cfqd, CFQ_WEIGHT_DEFAULT);
+	root = kzalloc_node(sizeof(*root), GFP_KERNEL, q->node);
+	if (root) {
+		refcount_set(&root->ref, 1);
+		cfq_init_group(root, cfqd, CFQ_WEIGHT_DEFAULT);
 	}
 #endif
-	if (!cfqd->root_group)
+	if (!root)
 		goto out_cfqd;
-	/* The fallback queue: BE, normal level, root group, never freed. */
-	cfq_init_cfqq(cfqd, &cfqd->oom_cfqq, cfqd->root_group, false,
-		      IOPRIO_CLASS_BE, IOPRIO_BE_NORM);
-	cfqd->oom_cfqq.ref = 1;
+	cfq_init_data(cfqd, q, root);
 
 	/* Scheduling state is per queue: dispatch from one hardware queue. */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
@@ -1990,11 +1903,13 @@ out_eq:
 	return -ENOMEM;
 }
 
-static void cfq_exit_sched(struct elevator_queue *e)
+/*
+ * Undo cfq_init_data(): the idle timer, the active queue, the root group's
+ * async queues and the fallback queue's group reference.  Nothing may be
+ * left queued, at the driver or busy.
+ */
+VISIBLE_IF_KUNIT void cfq_exit_data(struct cfq_data *cfqd)
 {
-	struct cfq_data *cfqd = e->elevator_data;
-	struct cfq_group *root;
-
 	hrtimer_cancel(&cfqd->idle_timer);
 
 	spin_lock_irq(&cfqd->lock);
@@ -2005,10 +1920,17 @@ static void cfq_exit_sched(struct elevator_queue *e)
 	WARN_ON_ONCE(cfqd->rq_queued || cfqd->rq_in_driver);
 	WARN_ON_ONCE(cfqd->busy_queues);
 	/* The oom queue's group reference. */
-	root = cfqd->root_group;
-	cfq_put_group(root);
+	cfq_put_group(cfqd->root_group);
 	spin_unlock_irq(&cfqd->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_exit_data);
 
+static void cfq_exit_sched(struct elevator_queue *e)
+{
+	struct cfq_data *cfqd = e->elevator_data;
+	struct cfq_group *root __maybe_unused = cfqd->root_group;
+
+	cfq_exit_data(cfqd);
 #ifdef CONFIG_CFQ_GROUP_IOSCHED
 	cfq_deactivate_groups(cfqd->q);
 #else

@@ -131,6 +131,117 @@ struct cfq_io_cq {
 	struct cfq_queue	*cfqq[2];	/* [0] async, [1] sync */
 };
 
+/* cfq_queue->flags */
+enum cfqq_flag {
+	CFQQ_ON_RR,		/* on a service tree */
+	CFQQ_WAIT_REQUEST,	/* active and idling for its next request */
+	CFQQ_IDLE_WINDOW,	/* short think time, not seeky: may idle */
+	CFQQ_SLICE_NEW,		/* the slice starts at the first completion */
+	CFQQ_SYNC,		/* a sync queue (per process) */
+	CFQQ_FIFO_CHECKED,	/* the FIFO was looked at in this slice */
+	CFQQ_GROUP_IDLE,	/* the idle timer is a group idle */
+	CFQQ_DEEP,		/* has kept >= 4 requests queued */
+	CFQQ_ORPHAN,		/* sync queue left by its process (exit, move) */
+};
+
+#define CFQQ_FNS(name, bit)						\
+enum { cfqq_bit_##name = (bit) };					\
+static inline bool cfqq_##name(const struct cfq_queue *cfqq)		\
+{									\
+	return test_bit(cfqq_bit_##name, &cfqq->flags);			\
+}									\
+static inline void cfqq_mark_##name(struct cfq_queue *cfqq)		\
+{									\
+	__set_bit(cfqq_bit_##name, &cfqq->flags);			\
+}									\
+static inline void cfqq_clear_##name(struct cfq_queue *cfqq)		\
+{									\
+	__clear_bit(cfqq_bit_##name, &cfqq->flags);			\
+}
+
+CFQQ_FNS(on_rr, CFQQ_ON_RR)
+CFQQ_FNS(wait_request, CFQQ_WAIT_REQUEST)
+CFQQ_FNS(idle_window, CFQQ_IDLE_WINDOW)
+CFQQ_FNS(slice_new, CFQQ_SLICE_NEW)
+CFQQ_FNS(sync, CFQQ_SYNC)
+CFQQ_FNS(fifo_checked, CFQQ_FIFO_CHECKED)
+CFQQ_FNS(group_idle, CFQQ_GROUP_IDLE)
+CFQQ_FNS(deep, CFQQ_DEEP)
+CFQQ_FNS(orphan, CFQQ_ORPHAN)
+#undef CFQQ_FNS
+
+/* rq->elv.priv[1] flags; priv[0] is the cfq_queue. */
+#define CFQ_RQ_QUEUED		BIT(0)	/* in its queue's lists */
+#define CFQ_RQ_DRIVER		BIT(1)	/* dispatched, counted at the driver */
+
+enum cfq_expire_why {
+	CFQ_EXP_SLICE,		/* slice used up */
+	CFQ_EXP_EMPTY,		/* ran dry, no reason to idle */
+	CFQ_EXP_IDLE_TIMEOUT,	/* idled, nothing came */
+	CFQ_EXP_PREEMPTED,	/* a more important queue arrived */
+	CFQ_EXP_ASYNC_RQ,	/* async queue dispatched its share */
+	CFQ_EXP_GONE,		/* queue freed or switched group */
+	CFQ_NR_EXPIRE,
+};
+
+struct cfq_data {
+	struct request_queue	*q;
+	spinlock_t		lock;	/* everything below, queues, groups */
+
+	struct list_head	dispatch;	/* at-head inserts */
+	struct cfq_rb_root	grp_st;		/* busy groups by vdisktime */
+	struct cfq_group	*root_group;
+	struct cfq_queue	oom_cfqq;	/* when a queue cannot be allocated */
+
+	/* what is being served */
+	struct cfq_queue	*active_queue;
+	struct cfq_group	*serving_group;
+	enum cfq_wl_class	serving_wl_class;
+	enum cfq_wl_type	serving_wl_type;
+	u64			workload_expires;
+	u64			last_busy_ns;	/* last non-idle-class activity */
+
+	/* counts */
+	unsigned int		busy_queues;
+	unsigned int		rq_queued;
+	unsigned int		rq_in_driver;
+	unsigned int		rq_in_flight[2];	/* async, sync */
+	bool			held;	/* work queued that dispatch refused */
+	bool			rerun;	/* a hold may have ended: see cfq_unlock */
+	u64			last_delayed_sync;
+	sector_t		last_pos;
+
+	/* hardware queue depth detection */
+	int			hw_tag;		/* 0 shallow, 1 deep */
+	unsigned int		hw_tag_samples;
+	unsigned int		hw_tag_est_depth;
+
+	struct hrtimer		idle_timer;
+
+	/* tunables (sysfs) */
+	u64			fifo_expire[2];		/* ns, async, sync */
+	u64			slice[2];		/* ns, async, sync */
+	u64			slice_idle;		/* ns */
+	u64			group_idle;		/* ns */
+	u64			target_latency;		/* ns */
+	unsigned int		back_seek_max;		/* KiB */
+	unsigned int		back_seek_penalty;
+	unsigned int		slice_async_rq;
+	unsigned int		quantum;
+	unsigned int		low_latency;
+	unsigned int		async_depth;	/* scheduler tags async may use */
+
+	/* statistics (debugfs) */
+	unsigned long		stat_slices;
+	unsigned long		stat_expire[CFQ_NR_EXPIRE];
+	unsigned long		stat_idle_starts;
+	unsigned long		stat_group_idle_starts;
+	unsigned long		stat_idle_hits;
+	unsigned long		stat_dispatched[CFQ_NR_WL_CLASSES];
+	unsigned long		stat_fifo_expired;
+	unsigned long		stat_oom;
+};
+
 /* Pure helpers, exported to the KUnit tests. */
 u64 cfq_prio_slice(u64 base_ns, unsigned short ioprio);
 u64 cfq_low_latency_slice(u64 slice, u64 slice_sync, u64 slice_idle,
@@ -160,6 +271,22 @@ void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
 void cfq_group_offline(struct cfq_group *cfqg);
 void cfq_put_group(struct cfq_group *cfqg);
 unsigned int cfq_group_weight(const struct cfq_group *cfqg);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The scheduler's entry points, for KUnit's fake queue. */
+struct blk_mq_hw_ctx;
+void cfq_init_data(struct cfq_data *cfqd, struct request_queue *q,
+		   struct cfq_group *root);
+void cfq_exit_data(struct cfq_data *cfqd);
+void cfq_insert_requests(struct blk_mq_hw_ctx *hctx, struct list_head *list,
+			 blk_insert_t flags);
+struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx);
+bool cfq_has_work(struct blk_mq_hw_ctx *hctx);
+enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer);
+void cfq_completed_request(struct request *rq, u64 now);
+void cfq_finish_request(struct request *rq);
+void cfq_exit_icq(struct io_cq *icq);
+#endif
 
 #ifdef CONFIG_CFQ_GROUP_IOSCHED
 extern struct blkcg_policy blkcg_policy_cfq;
