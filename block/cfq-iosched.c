@@ -338,8 +338,10 @@ static void cfq_unlock(struct cfq_data *cfqd, unsigned long flags)
 	bool kick = cfqd->rerun && cfqd->held;
 
 	cfqd->rerun = false;
-	if (kick)
+	if (kick) {
 		WRITE_ONCE(cfqd->held, false);
+		cfqd->stat_kicks++;
+	}
 	spin_unlock_irqrestore(&cfqd->lock, flags);
 	if (kick)
 		cfq_kick(cfqd);
@@ -602,6 +604,7 @@ static void cfq_put_queue(struct cfq_queue *cfqq)
 	}
 	cfq_del_rr(cfqd, cfqq);
 	cfq_put_group(cfqq->cfqg);
+	cfqd->nr_queues--;
 	kmem_cache_free(cfq_pool, cfqq);
 }
 
@@ -652,6 +655,7 @@ static struct cfq_queue *cfq_alloc_queue(struct cfq_data *cfqd,
 		return &cfqd->oom_cfqq;
 	}
 	cfq_init_cfqq(cfqd, cfqq, cfqg, sync, class, level);
+	cfqd->nr_queues++;
 	cfqq->ref = 1;
 	return cfqq;
 }
@@ -1280,10 +1284,12 @@ VISIBLE_IF_KUNIT struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx
 
 	spin_lock_irqsave(&cfqd->lock, flags);
 	rq = __cfq_dispatch(cfqd, ktime_get_ns());
-	if (rq)
+	if (rq) {
 		rq->rq_flags |= RQF_STARTED;
-	else if (cfqd->rq_queued)
+	} else if (cfqd->rq_queued) {
 		WRITE_ONCE(cfqd->held, true);
+		cfqd->stat_held++;
+	}
 	spin_unlock_irqrestore(&cfqd->lock, flags);
 	return rq;
 }
@@ -1320,6 +1326,7 @@ VISIBLE_IF_KUNIT enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer)
 			__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_IDLE_TIMEOUT);
 	}
 	WRITE_ONCE(cfqd->held, false);
+	cfqd->stat_kicks++;
 	spin_unlock_irqrestore(&cfqd->lock, flags);
 	/* Also the end of the idle class's wait. */
 	cfq_kick(cfqd);
@@ -1936,6 +1943,11 @@ static void cfq_exit_sched(struct elevator_queue *e)
 #else
 	cfq_put_group(root);
 #endif
+	/*
+	 * The io_cqs went before (ioc_clear_queue()), the groups' async
+	 * queues with the groups: a queue left now is a lost reference.
+	 */
+	WARN_ON_ONCE(cfqd->nr_queues);
 	kfree(cfqd);
 }
 
@@ -2048,9 +2060,10 @@ static int cfq_state_show(void *data, struct seq_file *m)
 	struct rb_node *gn;
 
 	spin_lock_irq(&cfqd->lock);
-	seq_printf(m, "hw_tag %d\nbusy_queues %u\nqueued %u\ninflight %u %u\n",
+	seq_printf(m, "hw_tag %d\nbusy_queues %u\nqueued %u\ninflight %u %u\nqueues %u\n",
 		   cfqd->hw_tag, cfqd->busy_queues, cfqd->rq_queued,
-		   cfqd->rq_in_flight[1], cfqd->rq_in_flight[0]);
+		   cfqd->rq_in_flight[1], cfqd->rq_in_flight[0],
+		   cfqd->nr_queues);
 	seq_printf(m, "serving class %d type %d\n", cfqd->serving_wl_class,
 		   cfqd->serving_wl_type);
 	if (cfqd->active_queue) {
@@ -2096,8 +2109,9 @@ static int cfq_stats_show(void *data, struct seq_file *m)
 		   cfqd->stat_dispatched[CFQ_RT_WL],
 		   cfqd->stat_dispatched[CFQ_BE_WL],
 		   cfqd->stat_dispatched[CFQ_IDLE_WL]);
-	seq_printf(m, "fifo_expired %lu\noom %lu\n", cfqd->stat_fifo_expired,
-		   cfqd->stat_oom);
+	seq_printf(m, "fifo_expired %lu\noom %lu\nheld %lu\nkicks %lu\n",
+		   cfqd->stat_fifo_expired, cfqd->stat_oom, cfqd->stat_held,
+		   cfqd->stat_kicks);
 	spin_unlock_irq(&cfqd->lock);
 	return 0;
 }

@@ -203,6 +203,7 @@ struct cfq_data {
 
 	/* counts */
 	unsigned int		busy_queues;
+	unsigned int		nr_queues;	/* allocated, the oom queue not */
 	unsigned int		rq_queued;
 	unsigned int		rq_in_driver;
 	unsigned int		rq_in_flight[2];	/* async, sync */
@@ -240,6 +241,8 @@ struct cfq_data {
 	unsigned long		stat_dispatched[CFQ_NR_WL_CLASSES];
 	unsigned long		stat_fifo_expired;
 	unsigned long		stat_oom;
+	unsigned long		stat_held;	/* dispatch refused queued work */
+	unsigned long		stat_kicks;	/* queue reruns after a hold */
 };
 
 /* Pure helpers, exported to the KUnit tests. */
