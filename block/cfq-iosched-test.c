@@ -3,7 +3,9 @@
  * KUnit tests of CFQ's arithmetic: slices per priority level, the
  * low_latency scaling, workload slices, group virtual time and what a
  * turn is charged, preemption in the SYNC_NOIDLE workload, think time,
- * the seeky history and the cost of a request (back seeks).
+ * the seeky history and the cost of a request (back seeks).  Then its
+ * state machine: the real insert, dispatch, completion, timer and io_cq
+ * exit functions driven on a fake queue with fake requests and io_cqs.
  */
 #include <kunit/test.h>
 #include <linux/blk-mq.h>
@@ -12,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/time64.h>
 
+#include "elevator.h"
 #include "cfq-iosched.h"
 
 #define MS(x)	((u64)(x) * NSEC_PER_MSEC)
@@ -301,6 +304,459 @@ static void cfq_test_wl_class(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cfq_wl_class_of(IOPRIO_CLASS_IDLE), CFQ_IDLE_WL);
 }
 
+/* ---- the state machine, driven with fake requests and io_cqs ---------- */
+
+#define CFQ_NPROC	3
+#define FAR		BIT_ULL(24)
+
+/* A scheduler on a fake queue: what its functions look at, no more. */
+struct cfq_fix {
+	struct kunit		*test;
+	struct request_queue	*q;
+	struct blk_mq_hw_ctx	*hctx;
+	struct cfq_data		*cfqd;
+	struct io_context	ioc[CFQ_NPROC];
+	struct cfq_io_cq	cic[CFQ_NPROC];
+	bool			exited[CFQ_NPROC];
+};
+
+/* The real timer function would run the queues of the fake queue. */
+static enum hrtimer_restart cfq_fix_timer_fn(struct hrtimer *timer)
+{
+	return HRTIMER_NORESTART;
+}
+
+/* Undo the fixture: every request must have completed by now. */
+static void cfq_fix_exit(void *data)
+{
+	struct cfq_fix *f = data;
+	struct cfq_group *root = f->cfqd->root_group;
+	int i;
+
+	hrtimer_cancel(&f->cfqd->idle_timer);
+	for (i = 0; i < CFQ_NPROC; i++)
+		if (!f->exited[i])
+			cfq_exit_icq(&f->cic[i].icq);
+	cfq_exit_data(f->cfqd);
+	/* No queue outlives its io_cq and requests. */
+	KUNIT_EXPECT_EQ(f->test, f->cfqd->nr_queues, 0U);
+	/* The reference the cgroup policy would hold. */
+	cfq_put_group(root);
+}
+
+static struct cfq_fix *cfq_fix_new(struct kunit *test)
+{
+	struct cfq_fix *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct elevator_queue *eq;
+	struct cfq_group *root;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->test = test;
+	f->q = kunit_kzalloc(test, sizeof(*f->q), GFP_KERNEL);
+	f->hctx = kunit_kzalloc(test, sizeof(*f->hctx), GFP_KERNEL);
+	f->cfqd = kunit_kzalloc(test, sizeof(*f->cfqd), GFP_KERNEL);
+	eq = kunit_kzalloc(test, sizeof(*eq), GFP_KERNEL);
+	/* freed by its last reference, as a cgroup's group is */
+	root = kzalloc(sizeof(*root), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, f->q && f->hctx && f->cfqd && eq && root);
+
+	/* a single disk: rotational, a shallow queue (no hw_tag) */
+	f->q->queue_depth = 1;
+	f->q->limits.features |= BLK_FEAT_ROTATIONAL;
+	f->q->elevator = eq;
+	/* no merges: the fake requests have no bios */
+	blk_queue_flag_set(QUEUE_FLAG_NOMERGES, f->q);
+	eq->elevator_data = f->cfqd;
+	f->hctx->queue = f->q;
+
+	refcount_set(&root->ref, 1);
+	cfq_init_group(root, f->cfqd, CFQ_WEIGHT_DEFAULT);
+	cfq_init_data(f->cfqd, f->q, root);
+	f->cfqd->idle_timer.function = cfq_fix_timer_fn;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cfq_fix_exit, f),
+			0);
+	/*
+	 * Long slices and idle periods: a slow (debug, TCG) guest must not
+	 * see a slice end or a timer fire by itself.  The tests that want
+	 * those move the slice's end or call the timer function.
+	 */
+	f->cfqd->slice[0] = MS(10000);
+	f->cfqd->slice[1] = MS(10000);
+	f->cfqd->slice_idle = MS(1000);
+	f->cfqd->target_latency = MS(100000);
+	f->cfqd->fifo_expire[0] = MS(100000);
+	f->cfqd->fifo_expire[1] = MS(100000);
+
+	for (i = 0; i < CFQ_NPROC; i++) {
+		/* alive, and never freed by a request's put */
+		atomic_set(&f->ioc[i].active_ref, 1);
+		atomic_long_set(&f->ioc[i].refcount, 1L << 20);
+		f->cic[i].icq.q = f->q;
+		f->cic[i].icq.ioc = &f->ioc[i];
+	}
+	return f;
+}
+
+/* A 4 KiB read at @pos of process @proc, of I/O priority @prio. */
+static struct request *cfq_fix_rq(struct cfq_fix *f, int proc, sector_t pos,
+				  unsigned short prio)
+{
+	struct request *rq = kunit_kzalloc(f->test, sizeof(*rq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(f->test, rq);
+	rq->q = f->q;
+	rq->cmd_flags = REQ_OP_READ | REQ_NOMERGE;
+	rq->__sector = pos;
+	rq->__data_len = 8 << SECTOR_SHIFT;
+	if (prio) {
+		/* the class and level are the bio's (req_get_ioprio()) */
+		rq->bio = kunit_kzalloc(f->test, sizeof(*rq->bio), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(f->test, rq->bio);
+		rq->bio->bi_ioprio = prio;
+	}
+	rq->start_time_ns = ktime_get_ns();
+	INIT_LIST_HEAD(&rq->queuelist);
+	RB_CLEAR_NODE(&rq->rb_node);
+	/* as cfq_prepare_request() sets it up */
+	rq->elv.icq = &f->cic[proc].icq;
+	return rq;
+}
+
+static void cfq_fix_insert(struct cfq_fix *f, struct request *rq,
+			   blk_insert_t flags)
+{
+	LIST_HEAD(list);
+
+	list_add(&rq->queuelist, &list);
+	cfq_insert_requests(f->hctx, &list, flags);
+	KUNIT_EXPECT_TRUE(f->test, list_empty(&list));
+}
+
+static struct request *cfq_fix_add(struct cfq_fix *f, int proc, sector_t pos)
+{
+	struct request *rq = cfq_fix_rq(f, proc, pos, 0);
+
+	cfq_fix_insert(f, rq, 0);
+	return rq;
+}
+
+/* @rq completes now, as blk-mq would end it. */
+static void cfq_fix_done(struct cfq_fix *f, struct request *rq)
+{
+	cfq_completed_request(rq, ktime_get_ns());
+	cfq_finish_request(rq);
+}
+
+/* The idle timer fires. */
+static void cfq_fix_fire(struct cfq_fix *f)
+{
+	KUNIT_EXPECT_EQ(f->test, cfq_idle_timer_fn(&f->cfqd->idle_timer),
+			HRTIMER_NORESTART);
+}
+
+/* Process @proc exits: its io_cq goes. */
+static void cfq_fix_exit_proc(struct cfq_fix *f, int proc)
+{
+	cfq_exit_icq(&f->cic[proc].icq);
+	f->exited[proc] = true;
+}
+
+static struct cfq_queue *cfq_fix_sync_queue(struct cfq_fix *f, int proc)
+{
+	return f->cic[proc].cfqq[1];
+}
+
+static unsigned long cfq_fix_expired(struct cfq_fix *f,
+				     enum cfq_expire_why why)
+{
+	return f->cfqd->stat_expire[why];
+}
+
+/*
+ * Dispatch and complete everything left, the timer breaking any idling,
+ * so that the fixture ends with nothing queued or at the driver.
+ */
+static void cfq_fix_drain(struct cfq_fix *f)
+{
+	struct request *rq;
+	int i;
+
+	for (i = 0; i < 100 && f->cfqd->rq_queued; i++) {
+		rq = cfq_dispatch_request(f->hctx);
+		if (rq)
+			cfq_fix_done(f, rq);
+		else
+			cfq_fix_fire(f);
+	}
+	KUNIT_EXPECT_EQ(f->test, f->cfqd->rq_queued, 0U);
+}
+
+/*
+ * A queue becomes busy with its first request, is served, idles when its
+ * last request completes (a sequential reader's next read may follow),
+ * and goes idle when the timer fires with nothing new.
+ */
+static void cfq_sm_busy_idle(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *cfqq;
+	struct request *a;
+
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	a = cfq_fix_add(f, 0, 1000);
+	cfqq = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, cfqq);
+	KUNIT_EXPECT_TRUE(test, cfqq_on_rr(cfqq));
+	KUNIT_EXPECT_EQ(test, cfqd->busy_queues, 1U);
+	KUNIT_EXPECT_EQ(test, cfqd->grp_st.count, 1U);
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, cfqq);
+	KUNIT_EXPECT_EQ(test, cfqd->rq_in_driver, 1U);
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+
+	/* The last request completes: the slice starts, the queue idles. */
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_EQ(test, cfqd->rq_in_driver, 0U);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(cfqq));
+	KUNIT_EXPECT_TRUE(test, hrtimer_active(&cfqd->idle_timer));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, cfqq);
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+
+	/* Nothing came: the slice ends, the queue and its group go idle. */
+	cfq_fix_fire(f);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_IDLE_TIMEOUT), 1UL);
+	KUNIT_EXPECT_NULL(test, cfqd->active_queue);
+	KUNIT_EXPECT_FALSE(test, cfqq_on_rr(cfqq));
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(cfqq));
+	KUNIT_EXPECT_EQ(test, cfqd->busy_queues, 0U);
+	KUNIT_EXPECT_EQ(test, cfqd->grp_st.count, 0U);
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+}
+
+/* The next request of the idling queue ends the idling: a hit. */
+static void cfq_sm_idle_hit(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *cfqq;
+	struct request *a, *b, *a2;
+
+	a = cfq_fix_add(f, 0, 1000);
+	cfqq = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(cfqq));
+	/* Another process's read waits while the queue idles ... */
+	b = cfq_fix_add(f, 1, FAR);
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	/* ... and the reader's next read comes: served first. */
+	a2 = cfq_fix_add(f, 0, 1008);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_hits, 1UL);
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(cfqq));
+	KUNIT_EXPECT_FALSE(test, hrtimer_active(&cfqd->idle_timer));
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a2);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, cfqq);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_slices, 1UL);
+	cfq_fix_done(f, a2);
+	cfq_fix_drain(f);
+	(void)b;
+}
+
+/*
+ * While the active queue idles, another queue's request is held back;
+ * the timer ends the idling, and the queue is run again for it.
+ */
+static void cfq_sm_idle_timeout(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct request *a, *b;
+
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	b = cfq_fix_add(f, 1, FAR);
+	/* Inserting makes blk-mq run the queue: dispatch decides again. */
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_EQ(test, cfqd->busy_queues, 2U);
+
+	cfq_fix_fire(f);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_IDLE_TIMEOUT), 1UL);
+	KUNIT_EXPECT_EQ(test, cfqd->busy_queues, 1U);
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, cfq_fix_sync_queue(f, 1));
+	cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+}
+
+/*
+ * A queue whose slice is used up gives the disk to the next queue even
+ * with requests left, and goes back on its tree behind it.
+ */
+static void cfq_sm_slice_expiry(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q0;
+	struct request *a1, *a2, *b;
+
+	a1 = cfq_fix_add(f, 0, 1000);
+	a2 = cfq_fix_add(f, 0, 1008);
+	b = cfq_fix_add(f, 1, FAR);
+	q0 = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
+	/* The first completion starts the slice ... */
+	cfq_fix_done(f, a1);
+	KUNIT_EXPECT_GT(test, q0->slice_end, q0->slice_start);
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(q0));
+	/* ... which lasts: the queue goes on. */
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a2);
+	cfq_fix_done(f, a2);
+	/* Its next request comes when the slice is over. */
+	a2 = cfq_fix_add(f, 0, 1016);
+	q0->slice_end = q0->slice_start;
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE), 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, cfq_fix_sync_queue(f, 1));
+	KUNIT_EXPECT_TRUE(test, cfqq_on_rr(q0));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_slices, 2UL);
+	cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_slices, 3UL);
+}
+
+/*
+ * The process of the queue cfq idles for exits while another process's
+ * request is held back: the idling ends at once and the queue is run
+ * again (cfq's first version lost that rerun, and the disk stayed held).
+ */
+static void cfq_sm_orphan_idling(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct request *a, *b;
+
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	b = cfq_fix_add(f, 1, FAR);
+	/* The active queue waits for its request to complete, then idles. */
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(cfqd->active_queue));
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+
+	cfq_fix_exit_proc(f, 0);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_GONE), 1UL);
+	KUNIT_EXPECT_NULL(test, cfqd->active_queue);
+	KUNIT_EXPECT_EQ(test, cfqd->busy_queues, 1U);
+	KUNIT_EXPECT_FALSE(test, hrtimer_active(&cfqd->idle_timer));
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+}
+
+/*
+ * A process exits with requests queued: its queue is still served, and
+ * it does not idle after its last request (no request can follow).
+ */
+static void cfq_sm_orphan_queued(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct request *a1, *a2, *b;
+
+	a1 = cfq_fix_add(f, 0, 1000);
+	a2 = cfq_fix_add(f, 0, 1008);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
+	cfq_fix_exit_proc(f, 0);
+	b = cfq_fix_add(f, 1, FAR);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_GONE), 0UL);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a2);
+	cfq_fix_done(f, a1);
+	cfq_fix_done(f, a2);
+	/* The orphan's last request is done: no idling, the slice ends. */
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 0UL);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 1UL);
+	KUNIT_EXPECT_EQ(test, cfqd->busy_queues, 1U);
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+}
+
+/* A real-time read takes the disk from a best-effort queue at once. */
+static void cfq_sm_preempt_rt(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct request *a1, *a2, *r;
+
+	a1 = cfq_fix_add(f, 0, 1000);
+	a2 = cfq_fix_add(f, 0, 1008);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
+	r = cfq_fix_rq(f, 1, FAR, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 0));
+	cfq_fix_insert(f, r, 0);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_PREEMPTED), 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), r);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_dispatched[CFQ_RT_WL], 1UL);
+	cfq_fix_done(f, a1);
+	cfq_fix_done(f, r);
+	cfq_fix_drain(f);
+	(void)a2;
+}
+
+/*
+ * has_work() in every state: nothing queued; queued; held back by an
+ * idling queue (no: the timer or a request reruns the queue); an at-head
+ * request while held (yes: it bypasses the scheduling); after the timer.
+ */
+static void cfq_sm_has_work(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct request *a, *b, *h;
+
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	b = cfq_fix_add(f, 1, FAR);
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	/* The completion may end the hold: dispatch decides again. */
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	/* A request at the head goes past the idling queue. */
+	h = cfq_fix_rq(f, 2, 5000, 0);
+	cfq_fix_insert(f, h, BLK_MQ_INSERT_AT_HEAD);
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), h);
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	cfq_fix_done(f, h);
+	cfq_fix_fire(f);
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	cfq_fix_done(f, b);
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -318,6 +774,14 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_req_cost),
 	KUNIT_CASE(cfq_test_maxrq),
 	KUNIT_CASE(cfq_test_wl_class),
+	KUNIT_CASE(cfq_sm_busy_idle),
+	KUNIT_CASE(cfq_sm_idle_hit),
+	KUNIT_CASE(cfq_sm_idle_timeout),
+	KUNIT_CASE(cfq_sm_slice_expiry),
+	KUNIT_CASE(cfq_sm_orphan_idling),
+	KUNIT_CASE(cfq_sm_orphan_queued),
+	KUNIT_CASE(cfq_sm_preempt_rt),
+	KUNIT_CASE(cfq_sm_has_work),
 	{}
 };
 
