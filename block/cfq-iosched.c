@@ -924,11 +924,10 @@ static bool cfq_slice_used(struct cfq_queue *cfqq, u64 now)
 	return !cfqq_slice_new(cfqq) && now >= cfqq->slice_end;
 }
 
-static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-				enum cfq_expire_why why)
+/* The slice of @cfqq ends at @now, for reason @why. */
+static void cfq_slice_expired_at(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				 enum cfq_expire_why why, u64 now)
 {
-	u64 now = ktime_get_ns();
-
 	lockdep_assert_held(&cfqd->lock);
 	if (cfqq_wait_request(cfqq))
 		hrtimer_try_to_cancel(&cfqd->idle_timer);
@@ -954,6 +953,12 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		cfq_del_rr(cfqd, cfqq);
 	else if (cfqq_on_rr(cfqq))
 		cfq_service_tree_add(cfqd, cfqq, true, now);
+}
+
+static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				enum cfq_expire_why why)
+{
+	cfq_slice_expired_at(cfqd, cfqq, why, ktime_get_ns());
 }
 
 static void cfq_set_active(struct cfq_data *cfqd, struct cfq_queue *cfqq)
@@ -1113,12 +1118,17 @@ static void cfq_arm_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	bool group = false;
 
 	if (cfq_should_idle(cfqd, cfqq)) {
+		/* A slice not started yet starts now (see the caller). */
+		if (cfqq_slice_new(cfqq))
+			cfq_set_slice(cfqd, cfqq, now);
 		idle = READ_ONCE(cfqd->slice_idle);
 		/* A process thinking longer than the slice left: do not. */
 		if (cfq_ttime_valid(&cfqq->ttime) && cfqq->slice_end &&
 		    now + cfqq->ttime.mean_ns > cfqq->slice_end)
 			return;
 	} else if (cfq_should_group_idle(cfqd, cfqq)) {
+		if (cfqq_slice_new(cfqq))
+			cfq_set_slice(cfqd, cfqq, now);
 		idle = READ_ONCE(cfqd->group_idle);
 		group = true;
 	} else {
@@ -1152,11 +1162,11 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	/* The idle class gives way to any other work. */
 	if (cfqq_class_idle(cfqq) &&
 	    cfqd->busy_queues > cfq_class_busy(cfqq->cfqg, CFQ_IDLE_WL)) {
-		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_PREEMPTED);
+		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_PREEMPTED, now);
 		goto new_queue;
 	}
 	if (cfq_slice_used(cfqq, now)) {
-		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_SLICE);
+		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_SLICE, now);
 		goto new_queue;
 	}
 	if (cfqq->next_rq)
@@ -1167,7 +1177,7 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	if (cfqq->dispatched && (cfq_should_idle(cfqd, cfqq) ||
 				 cfq_should_group_idle(cfqd, cfqq)))
 		return NULL;
-	__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_EMPTY);
+	cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_EMPTY, now);
 new_queue:
 	cfqq = cfq_next_queue(cfqd, now);
 	cfq_set_active(cfqd, cfqq);
@@ -1269,10 +1279,10 @@ static struct request *__cfq_dispatch(struct cfq_data *cfqd, u64 now)
 	if (!cfqq_sync(cfqq) && cfqd->busy_queues > 1 &&
 	    cfqq->slice_dispatch >= cfq_prio_to_maxrq(cfqd->slice_async_rq,
 						      cfqq->ioprio))
-		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_ASYNC_RQ);
+		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_ASYNC_RQ, now);
 	/* The idle class is served one request at a time. */
 	else if (cfqq_class_idle(cfqq))
-		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_SLICE);
+		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_SLICE, now);
 	return rq;
 }
 
@@ -1414,16 +1424,30 @@ VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 			cfqd->last_delayed_sync = now;
 	}
 	if (cfqq == cfqd->active_queue) {
-		if (cfqq_slice_new(cfqq))
+		bool dry = !cfqq->dispatched && !cfqq->next_rq;
+
+		/*
+		 * The slice starts at the first completion; a queue that runs
+		 * dry then starts it only if it idles (cfq_arm_idle()): else
+		 * it expires at once, and its length would go unused.
+		 */
+		if (cfqq_slice_new(cfqq) && !dry)
 			cfq_set_slice(cfqd, cfqq, now);
 		if (cfq_slice_used(cfqq, now)) {
-			__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_SLICE);
-		} else if (!cfqq->dispatched && !cfqq->next_rq) {
+			cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_SLICE, now);
+		} else if (dry) {
 			cfq_arm_idle(cfqd, cfqq, now);
 			if (!cfqq_wait_request(cfqq))
-				__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_EMPTY);
+				cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_EMPTY,
+						     now);
 		}
 	}
+	/*
+	 * blk_mq_finish_request() follows at once: give up the request's
+	 * queue reference now rather than take the lock again there.
+	 */
+	rq->elv.priv[0] = NULL;
+	cfq_put_queue(cfqq);
 	cfq_unlock(cfqd, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_completed_request);
@@ -1758,6 +1782,9 @@ static bool cfq_bio_merge(struct request_queue *q, struct bio *bio,
 	unsigned long flags;
 	bool ret;
 
+	/* A bio merges only into a queued request (sort list, hash). */
+	if (!READ_ONCE(cfqd->rq_queued))
+		return false;
 	spin_lock_irqsave(&cfqd->lock, flags);
 	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
 	spin_unlock_irqrestore(&cfqd->lock, flags);
