@@ -6,8 +6,10 @@
   bench.py NAME[,NAME...]|all        run them (BENCH_RUNS, BENCH_SCALE,
                                      KERNELS=a,b for raid0-dd: names of
                                      experiments/kernels, or series-N)
-  bench.py --parse vmstat|readprofile|time|pgbench|sg-window|blk-time FILE
-                                     the parsers, for the guest side: JSON
+  bench.py --parse KIND FILE...      the parsers, for the guest side: JSON
+                                     of the files' text (KIND: vmstat,
+                                     readprofile, time, pgbench, sg-window,
+                                     blk-time, fio-read-p99)
   bench.py --report RESULTS/RUN-ID   draw the figures and write the report
                                      page again from a run's JSON
 
@@ -521,6 +523,55 @@ def parse_blk_time(text):
     return out
 
 
+def fio_reports(text):
+    """The JSON documents of fio reports, one after another in text; what
+    is not JSON (fio's own messages, which it can write into its output
+    file before the report) is skipped."""
+    dec, docs, i = json.JSONDecoder(), [], text.find('{')
+    while i >= 0:
+        try:
+            doc, end = dec.raw_decode(text, i)
+        except ValueError:
+            i = text.find('{', i + 1)
+            continue
+        if isinstance(doc, dict):
+            docs.append(doc)
+        i = text.find('{', end)
+    return docs
+
+
+def percentile(bins, pct):
+    """fio's percentile of a latency histogram {value: count}: the first
+    value (in order) at which pct % of the count is reached; None when
+    the histogram is empty."""
+    total = sum(bins.values())
+    if not total:
+        return None
+    seen = 0
+    for v in sorted(bins):
+        seen += bins[v]
+        if seen >= pct / 100.0 * total:
+            return v
+    return None
+
+
+def fio_read_p99(text):
+    """fio reports (--output-format=json+, as many as there are, one after
+    another) -> {job name: {'reads': N, 'p99_ns': the 99th percentile of
+    the read completion latency}}, over the latency buckets of every job
+    of that name in every report added up.  A job name none of whose jobs
+    read has p99_ns None."""
+    bins = {}
+    for doc in fio_reports(text):
+        for job in doc.get('jobs', []):
+            b = bins.setdefault(job.get('jobname'), {})
+            clat = job.get('read', {}).get('clat_ns', {})
+            for v, n in (clat.get('bins') or {}).items():
+                b[int(v)] = b.get(int(v), 0) + n
+    return {name: {'reads': sum(b.values()), 'p99_ns': percentile(b, 99)}
+            for name, b in bins.items()}
+
+
 PARSERS = {
     'vmstat': lambda t: parse_vmstat(t),
     'readprofile': lambda t: parse_readprofile(t, 10),
@@ -528,6 +579,7 @@ PARSERS = {
     'pgbench': lambda t: parse_pgbench(t),
     'sg-window': lambda t: sg_window(*parse_sg_snaps(t)),
     'blk-time': lambda t: parse_blk_time(t),
+    'fio-read-p99': lambda t: fio_read_p99(t),
 }
 
 
@@ -1215,16 +1267,54 @@ def at_least(a, b):
     return '%.*f vs %.*f %s' % (d, a, d, b, 'met' if a >= b else 'NOT met')
 
 
+# each workload's throughput and the read latency p99 beside it: (label,
+# throughput metric, p99 metric, p99 unit)
+ANTIC_WORKLOADS = [
+    ('reader with a writer, MB/s', 'reader_MBps', 'reader_p99_ms', 'ms'),
+    ('2 sequential readers, MB/s', 'seq2_MBps', 'seq2_p99_ms', 'ms'),
+    ('4 sequential readers, MB/s', 'seq4_MBps', 'seq4_p99_ms', 'ms'),
+    ('OLTP-like mix, IOPS', 'oltp_iops', 'oltp_p99_ms', 'ms'),
+    ('null_blk, kIOPS (icount)', 'nullblk_kiops', 'nullblk_p99_us', 'us'),
+    ('null_blk, kIOPS (wall clock)', 'nullblk_wall_kiops',
+     'nullblk_wall_p99_us', 'us'),
+]
+
+
+def antic_latency(agg):
+    """Each workload's median throughput with the median of its read
+    latency p99 beside it, one column per elevator; 'missing' for a value
+    not measured.  A workload no elevator measured has no line."""
+    def one(v, unit=''):
+        return 'missing' if v is None else fmt(v) + unit
+    lines = []
+    for what, m, p, unit in ANTIC_WORKLOADS:
+        if not any(m in r['metrics'] or p in r['metrics'] for r in agg):
+            continue
+        lines.append([what] + ['%s, p99 %s' % (
+            one(median_of(r, m)), one(median_of(r, p), ' ' + unit))
+            for r in agg])
+    if not lines:
+        return []
+    return (['each workload: median throughput, and p99: the median over '
+             'the runs of the 99th percentile of the read latency (fio):'] +
+            render(['workload'] + [str(r['config'].get('elevator'))
+                                   for r in agg], lines))
+
+
 def fmt_anticipatory(exp, agg, notes, ctx):
-    """Issue 4's goals, met or not, from this run's medians."""
+    """Issue 4's goals, met or not, from this run's medians, and each
+    workload's throughput with its read latency p99."""
     goals = antic_goals(exp, agg)
     text = ['goals of the anticipatory scheduler (ratios to mq-deadline '
             'measured in this run):']
     if goals is None:
         text.append('  anticipatory did not run: no goal can be checked')
-        return '\n'.join(text)
-    for what, v in goals:
-        text.append('  %-60s %s' % (what, v))
+    else:
+        for what, v in goals:
+            text.append('  %-60s %s' % (what, v))
+    lat = antic_latency(agg)
+    if lat:
+        text += [''] + lat
     return '\n'.join(text)
 
 
@@ -1420,10 +1510,16 @@ EXPERIMENTS = [
     Experiment('anticipatory',
                'issue 4: anticipatory vs mq-deadline, bfq, kyber, none on '
                'sata-7200, and null_blk overhead (icount clock)',
-               [('reader_MBps', 'reader MB/s'), ('total_MBps', 'total MB/s'),
-                ('seq2_MBps', '2 seq MB/s'), ('seq4_MBps', '4 seq MB/s'),
-                ('oltp_iops', 'OLTP IOPS'), ('nullblk_kiops', 'null kIOPS'),
-                ('nullblk_wall_kiops', 'null wall kIOPS')],
+               [('reader_MBps', 'reader MB/s'),
+                ('reader_p99_ms', 'reader p99 ms'),
+                ('total_MBps', 'total MB/s'),
+                ('seq2_MBps', '2 seq MB/s'), ('seq2_p99_ms', '2 seq p99 ms'),
+                ('seq4_MBps', '4 seq MB/s'), ('seq4_p99_ms', '4 seq p99 ms'),
+                ('oltp_iops', 'OLTP IOPS'), ('oltp_p99_ms', 'OLTP p99 ms'),
+                ('nullblk_kiops', 'null kIOPS'),
+                ('nullblk_p99_us', 'null p99 us'),
+                ('nullblk_wall_kiops', 'null wall kIOPS'),
+                ('nullblk_wall_p99_us', 'null wall p99 us')],
                baseline=('elevator', 'mq-deadline'),
                parts=[Part('disk', 6), Part('overhead', 4, accel='icount')],
                cpus=2,
@@ -1805,12 +1901,17 @@ def watch_boot(proc, items, guest, kname, start, t0, prog):
 
 
 def run_parse(argv):
-    if len(argv) != 2 or argv[0] not in PARSERS:
-        sys.stderr.write('usage: bench.py --parse %s FILE\n'
+    """--parse KIND FILE...: the parser's JSON of the files' text, one
+    after another."""
+    if len(argv) < 2 or argv[0] not in PARSERS:
+        sys.stderr.write('usage: bench.py --parse %s FILE...\n'
                          % '|'.join(sorted(PARSERS)))
         return 2
-    with open(argv[1]) as fh:
-        print(json.dumps(PARSERS[argv[0]](fh.read())))
+    text = ''
+    for f in argv[1:]:
+        with open(f) as fh:
+            text += fh.read()
+    print(json.dumps(PARSERS[argv[0]](text)))
     return 0
 
 

@@ -27,6 +27,14 @@
 #      instructions the whole guest (fio included) spends per I/O, and
 #      repeated runs agree within about 1 %.
 #
+# Beside each throughput, the 99th percentile of the read latency of the
+# workload's readers (all of them together; for the null_blk load, all its
+# slices), from fio's own completion-latency buckets (fio_read_p99):
+# reader_p99_ms, seq2_p99_ms, seq4_p99_ms, oltp_p99_ms (the 8 readers, not
+# the writer), nullblk_p99_us and nullblk_wall_p99_us.  Every reader is a
+# fio job; the latency is that of one read call (psync) or one request
+# (libaio, null_blk).
+#
 # Each measurement lasts 10 s x BENCH_SCALE (at least 1 s); the null_blk
 # ones rotate through the schedulers in slices of about 2 s.
 
@@ -75,17 +83,17 @@ if [ -n "$dev" ]; then
 			for n in 2 4; do
 				bench_step "elevator=$s run $run: $n sequential readers (${secs} s)"
 				bench_drop_caches "$dev"
-				bench_row "$cfg" "{\"seq${n}_MBps\": $(bench_seq_readers "$dev" "$secs" $n $region)}"
+				bench_row "$cfg" "{$(bench_seq_readers "$dev" "$secs" $n $region seq$n)}"
 			done
 
 			bench_step "elevator=$s run $run: OLTP-like mix (${secs} s)"
-			fio --output-format=json --output="$TEST_TMP/oltp.json" \
+			fio --output-format=json+ --output="$TEST_TMP/oltp.json" \
 			    --time_based --runtime="$secs" --filename=/dev/"$dev" \
 			    --direct=1 --ioengine=psync --bs=4k --size=$((size / 4)) \
 			    --name=rd --rw=randread --numjobs=8 --norandommap \
 			    --name=wr --rw=randwrite --sync=1 --numjobs=1 --norandommap \
 			    >/dev/null 2>&1
-			bench_row "$cfg" "{\"oltp_iops\": $(fio_total_iops "$TEST_TMP/oltp.json" 2>/dev/null || echo null)}"
+			bench_row "$cfg" "{\"oltp_iops\": $(fio_total_iops "$TEST_TMP/oltp.json" 2>/dev/null || echo null), \"oltp_p99_ms\": $(fio_read_p99 ms rd "$TEST_TMP/oltp.json")}"
 		done
 	done
 fi

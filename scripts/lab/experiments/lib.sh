@@ -190,6 +190,24 @@ print('%.1f' % sum(job['read']['iops'] + job['write']['iops'] for job in j['jobs
 PY
 }
 
+# fio_read_p99 ms|us JOBNAME FILE...: the 99th percentile of the read
+# completion latency (fio's clat) of the jobs named JOBNAME in the fio
+# reports FILE... (written with --output-format=json+), in ms or us, or
+# null: fio's latency buckets of all those jobs added up, and fio's own
+# rule for a percentile (bench.py's fio-read-p99 parser).
+fio_read_p99()
+{
+	local unit=$1 job=$2
+
+	shift 2
+	bench_parse fio-read-p99 "$@" 2>/dev/null | python3 -c '
+import json, sys
+v = json.load(sys.stdin).get(sys.argv[1], {}).get("p99_ns")
+print("null" if v is None else
+      "%.6g" % (v / {"ms": 1e6, "us": 1e3}[sys.argv[2]]))' "$job" "$unit" \
+		2>/dev/null || echo null
+}
+
 # Writeback must reach the disk within a measurement, as on the small-memory
 # machines of the time: start it at 16 MB of dirty data, throttle at 64 MB.
 bench_small_writeback()
@@ -202,7 +220,8 @@ bench_small_writeback()
 # streaming buffered reader (64 KiB reads; NREADERS of them, default 1,
 # SIZE bytes apart from READER_OFFSET on, started 1 s apart) against a
 # streaming buffered writer (1 MiB writes) for SECS seconds.  Prints JSON
-# metric fields: reader_MBps (what the readers got, summed), and
+# metric fields: reader_MBps (what the readers got, summed), reader_p99_ms
+# (the 99th percentile of their read latency, fio_read_p99), and
 # disk_read_MBps, disk_write_MBps and total_MBps (what reached the disk,
 # from its stat file, read twice while fio runs: from a tenth of SECS after
 # the last reader started to nine tenths, divided by the time that passed
@@ -225,7 +244,7 @@ bench_reader_writer()
 	       --offset="$woff" --size="$size")
 	[ "$n" = 1 ] || jobs+=(--ramp_time=$((n - 1)))
 	bench_drop_caches "$dev"
-	fio --output-format=json --output="$TEST_TMP/rw.json" \
+	fio --output-format=json+ --output="$TEST_TMP/rw.json" \
 	    --time_based --runtime="$secs" --filename=/dev/"$dev" \
 	    "${jobs[@]}" >/dev/null 2>&1 &
 	pid=$!
@@ -246,6 +265,7 @@ bench_reader_writer()
 	wait "$pid" || t1=
 	sync
 	rd=$(fio_mbps "$TEST_TMP/rw.json" reader read 2>/dev/null || echo null)
+	printf '"reader_p99_ms": %s, ' "$(fio_read_p99 ms reader "$TEST_TMP/rw.json")"
 	if [ -z "$t1" ]; then
 		printf '"reader_MBps": %s, "disk_read_MBps": null, ' "$rd"
 		printf '"disk_write_MBps": null, "total_MBps": null'
@@ -260,28 +280,32 @@ bench_reader_writer()
 	}'
 }
 
-# bench_seq_readers DEV SECS N SIZE: N synchronous sequential readers
+# bench_seq_readers DEV SECS N SIZE NAME: N synchronous sequential readers
 # (O_DIRECT, 64 KiB, one read at a time), each SIZE bytes from its own
 # region (DEV's capacity / N apart), for SECS seconds.  The readers start
 # 1 s apart, and all are measured over the same SECS, from the start of the
 # last one.  Started together, their processes would share one bfq queue
 # (bfq's stable merging of queues created at about the same time; blktrace
 # names it bfqSHARED-), which serves the regions alternately and never idles
-# for one reader.  Prints their aggregate MB/s, or null.
+# for one reader.  Prints JSON metric fields: NAME_MBps, their aggregate
+# MB/s, and NAME_p99_ms, the 99th percentile of their read latency
+# (fio_read_p99); each null when not measured.
 bench_seq_readers()
 {
-	local dev=$1 secs=$2 n=$3 size=$4 cap i jobs=()
+	local dev=$1 secs=$2 n=$3 size=$4 name=$5 cap i jobs=() mb
 
 	cap=$(($(cat /sys/block/"$dev"/size) * 512))
 	for ((i = 0; i < n; i++)); do
 		jobs+=(--name=seq --offset=$((i * (cap / n))) --startdelay=$i
 		       --ramp_time=$((n - 1 - i)))
 	done
-	fio --output-format=json --output="$TEST_TMP/seq.json" \
+	fio --output-format=json+ --output="$TEST_TMP/seq.json" \
 	    --time_based --runtime="$secs" --filename=/dev/"$dev" \
 	    --rw=read --bs=64k --ioengine=psync --direct=1 --size="$size" \
 	    --group_reporting "${jobs[@]}" >/dev/null 2>&1
-	fio_mbps "$TEST_TMP/seq.json" seq read 2>/dev/null || echo null
+	mb=$(fio_mbps "$TEST_TMP/seq.json" seq read 2>/dev/null || echo null)
+	printf '"%s_MBps": %s, "%s_p99_ms": %s' "$name" "$mb" "$name" \
+		"$(fio_read_p99 ms seq "$TEST_TMP/seq.json")"
 }
 
 # bench_size DEFAULT MIN: DEFAULT x BENCH_SCALE, an integer, at least MIN.
@@ -291,8 +315,8 @@ bench_size()
 		'BEGIN { v = int(d * s + 0.5); print (v < m ? m : v) }'
 }
 
-# bench_parse vmstat|readprofile|time|pgbench|sg-window|blk-time FILE: the
-# host's parser, as JSON.
+# bench_parse vmstat|readprofile|time|pgbench|sg-window|blk-time|fio-read-p99
+# FILE...: the host's parser of the files' text, as JSON.
 bench_parse()
 {
 	python3 "$LAB_TOP/scripts/lab/bench.py" --parse "$@"
@@ -440,11 +464,14 @@ bench_nullblk()
 # scheduler, each row's config CONFIG (JSON members ending with a comma, or
 # empty) plus the elevator.  Each run is cut into slices of about 2 s that
 # rotate through the schedulers, so that slow drifts of the host hit them
-# all alike; a scheduler's row is the mean of its slices.  WHAT names the
+# all alike; a scheduler's row is the mean of its slices.  Each row also
+# has the 99th percentile of the read latency over all its slices, in us
+# (fio_read_p99), named as METRIC with _p99_us for _kiops.  WHAT names the
 # clock in the progress lines.
 bench_nullblk_turns()
 {
 	local nb=$1 secs=$2 metric=$3 what=$4 config=$5 nslices slice run i s
+	local p99=${3%_kiops}_p99_us
 	local -A sum
 
 	shift 5
@@ -452,16 +479,17 @@ bench_nullblk_turns()
 	slice=$((secs / nslices))
 	for run in $(seq 1 "$BENCH_RUNS"); do
 		sum=()
+		rm -f "$TEST_TMP"/nb-*.json
 		for ((i = 1; i <= nslices; i++)); do
 			for s in "$@"; do
 				[ "$i" = 1 ] && bench_step "elevator=$s run $run: null_blk 4 KiB random reads, $what ($nslices x ${slice} s, in turns)"
 				echo "$s" >/sys/block/"$nb"/queue/scheduler 2>/dev/null || continue
-				fio --output-format=json --output="$TEST_TMP/nb.json" \
+				fio --output-format=json+ --output="$TEST_TMP/nb-$s-$i.json" \
 				    --time_based --runtime="$slice" --filename=/dev/"$nb" \
 				    --name=nb --rw=randread --bs=4k --direct=1 --ioengine=libaio \
 				    --iodepth=8 --numjobs=4 --norandommap --group_reporting \
 				    >/dev/null 2>&1
-				sum[$s]="${sum[$s]:-} $(fio_total_iops "$TEST_TMP/nb.json" 2>/dev/null || echo x)"
+				sum[$s]="${sum[$s]:-} $(fio_total_iops "$TEST_TMP/nb-$s-$i.json" 2>/dev/null || echo x)"
 			done
 		done
 		for s in "$@"; do
@@ -473,7 +501,8 @@ bench_nullblk_turns()
 				"{\"$metric\": $(awk -v l="${sum[$s]:-}" 'BEGIN {
 					n = split(l, v); t = 0
 					for (i = 1; i <= n; i++) { if (v[i] == "x") { print "null"; exit } t += v[i] }
-					if (n) printf "%.2f", t / n / 1000; else print "null" }')}"
+					if (n) printf "%.2f", t / n / 1000; else print "null" }'), \
+				 \"$p99\": $(fio_read_p99 us nb "$TEST_TMP/nb-$s-"[0-9]*.json)}"
 		done
 	done
 }

@@ -43,6 +43,6 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 		bench_step "elevator=$s run $run: 2 sequential readers (${secs} s)"
 		bench_drop_caches "$dev"
 		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" \
-			"{\"two_readers_MBps\": $(bench_seq_readers "$dev" "$secs" 2 $region)}"
+			"{$(bench_seq_readers "$dev" "$secs" 2 $region two_readers)}"
 	done
 done

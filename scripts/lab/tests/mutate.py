@@ -263,6 +263,39 @@ MUTANTS = [
      "'%.3fx')])", 'scale cost table: the ratio upside down'),
     ('figures.py', "            want.add(i, b[0])",
      "            want.add(i, 300.0)", 'cfq figure: one round for every N'),
+    # issue 12: the read latency p99 beside each throughput
+    ('bench.py', "        if seen >= pct / 100.0 * total:",
+     "        if seen > pct / 100.0 * total:",
+     'percentile: the bucket that reaches 99 % exactly is passed over'),
+    ('bench.py', "    for v in sorted(bins):\n        seen += bins[v]",
+     "    for v in bins:\n        seen += bins[v]",
+     'percentile: buckets in report order'),
+    ('bench.py', "            b = bins.setdefault(job.get('jobname'), {})",
+     "            b = bins[job.get('jobname')] = {}",
+     'fio_read_p99: only the last job of a name'),
+    ('bench.py', "        i = text.find('{', end)",
+     "        break", 'fio_read_p99: only the first report'),
+    ('bench.py', "            i = text.find('{', i + 1)\n            continue",
+     "            break\n            continue",
+     'fio_read_p99: a message before the report hides it'),
+    ('bench.py', "    for f in argv[1:]:", "    for f in argv[1:2]:",
+     'run_parse: only the first file'),
+    ('bench.py', "        return 'missing' if v is None else fmt(v) + unit",
+     "        return '-' if v is None else fmt(v) + unit",
+     'anticipatory latency table: missing as -'),
+    ('bench.py', "        if not any(m in r['metrics'] or p in r['metrics'] "
+     "for r in agg):",
+     "        if not any(m in r['metrics'] for r in agg):",
+     'anticipatory latency table: p99 alone is not a line'),
+    ('bench.py', "            one(median_of(r, m)), one(median_of(r, p), "
+     "' ' + unit))",
+     "            one(median_of(r, m)), one(median_of(r, m), ' ' + unit))",
+     'anticipatory latency table: throughput as p99'),
+    ('figures.py', "                      [('nullblk_p99_us', 'p99, "
+     "instruction-counted clock'),",
+     "                      [('nullblk_kiops', 'p99, "
+     "instruction-counted clock'),",
+     'anticipatory figure: kIOPS drawn as p99'),
 ]
 
 # survivors that behave exactly as the original: {number: why}

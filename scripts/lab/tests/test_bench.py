@@ -319,6 +319,23 @@ class SeedTableTest(unittest.TestCase):
         self.assertRegex(t, r'2 readers >= bfq\s+20.0 vs 20.0 met')
         self.assertRegex(t, r'4 readers >= bfq\s+10.01 vs 10.04 NOT met')
 
+    def test_anticipatory_latency_beside_throughput(self):
+        t = anticipatory_table([
+            ('mq-deadline', {'reader_MBps': 2, 'reader_p99_ms': 812.5,
+                             'oltp_iops': 200, 'oltp_p99_ms': 95.25}),
+            ('anticipatory', {'reader_MBps': 12, 'oltp_iops': 201,
+                              'oltp_p99_ms': 90, 'nullblk_p99_us': 321})])
+        self.assertRegex(t, r'workload +mq-deadline +anticipatory')
+        self.assertRegex(t, r'reader with a writer, MB/s +2.00, p99 812.5 ms'
+                         r' +12.0, p99 missing')
+        self.assertRegex(t, r'OLTP-like mix, IOPS +200.0, p99 95.2 ms +201.0,'
+                         r' p99 90.0 ms')
+        self.assertRegex(t, r'null_blk, kIOPS \(icount\) +missing, p99 '
+                         r'missing +missing, p99 321.0 us')
+        # a workload no elevator measured: no line
+        self.assertNotIn('sequential readers, MB/s', t)
+        self.assertNotIn('wall clock)', t)
+
     def test_verdict_printed_on_its_side_of_the_goal(self):
         self.assertEqual(bench.verdict(0.998, 1.0), '0.998x NOT met')
         self.assertEqual(bench.verdict(0.99996, 1.0), '0.99996x NOT met')
@@ -661,6 +678,71 @@ class BlkTimeTest(unittest.TestCase):
     def test_parse_from_the_guest(self):
         self.assertIs(bench.PARSERS['blk-time'].__call__('')['kinds'].
                       __class__, dict)
+
+
+def fio_doc(jobs):
+    """A fio JSON report of [(job name, {latency ns: reads})]."""
+    return json.dumps({'jobs': [
+        {'jobname': n, 'read': {'clat_ns': {'bins': {
+            str(v): c for v, c in b.items()}}}, 'write': {'clat_ns': {}}}
+        for n, b in jobs]}, indent=1)
+
+
+class FioReadP99Test(unittest.TestCase):
+    # a real fio 3.33 --output-format=json+ report (2 random readers named
+    # rd, 300 reads each, and a writer), cut to the fields read here
+    with open(os.path.join(os.path.dirname(__file__), 'fixtures',
+                           'fio-read-p99.json')) as fh:
+        REAL = fh.read()
+
+    def test_fio_own_percentile_for_one_job(self):
+        # each reader alone: fio's own 99th percentile
+        for job in json.loads(self.REAL)['jobs'][:2]:
+            one = json.dumps({'jobs': [job]})
+            self.assertEqual(
+                bench.fio_read_p99(one)['rd']['p99_ns'],
+                job['read']['clat_ns']['percentile']['99.000000'])
+
+    def test_jobs_of_one_name_together(self):
+        got = bench.fio_read_p99(self.REAL)
+        self.assertEqual(got['rd']['reads'], 600)
+        self.assertEqual(got['rd']['p99_ns'], 3489792)
+        # the writer read nothing: no percentile, not 0
+        self.assertEqual(got['wr'], {'reads': 0, 'p99_ns': None})
+
+    def test_rule_first_bucket_that_reaches_99_percent(self):
+        # 98 fast reads, one at 5 and one at 9: 99 % is reached at 5
+        t = fio_doc([('r', {1000: 98, 5000: 1, 9000: 1})])
+        self.assertEqual(bench.fio_read_p99(t)['r']['p99_ns'], 5000)
+        t = fio_doc([('r', {1000: 97, 5000: 1, 9000: 2})])
+        self.assertEqual(bench.fio_read_p99(t)['r']['p99_ns'], 9000)
+        # the buckets in the order of their values, not of the report
+        t = fio_doc([('r', {9000: 1, 1000: 99})])
+        self.assertEqual(bench.fio_read_p99(t)['r']['p99_ns'], 1000)
+        self.assertIsNone(bench.percentile({}, 99))
+
+    def test_buckets_added_across_reports_and_jobs(self):
+        # the slow reads are 2 % of one report's reads but 1 % of all:
+        # taken per report, p99 would be 9000 in the first
+        a = fio_doc([('nb', {1000: 98, 9000: 2})])
+        b = fio_doc([('nb', {1000: 100}), ('other', {50: 1})])
+        got = bench.fio_read_p99('fio: {a} message first\n' + a + b)
+        self.assertEqual(got['nb'], {'reads': 200, 'p99_ns': 1000})
+        self.assertEqual(got['other']['p99_ns'], 50)
+        self.assertEqual(bench.fio_read_p99('no report {'), {})
+
+    def test_parse_from_the_guest(self):
+        with tempfile.TemporaryDirectory() as d:
+            names = []
+            for i, bins in enumerate(({1000: 98, 9000: 2}, {1000: 100})):
+                names.append(os.path.join(d, 'nb-%d.json' % i))
+                with open(names[-1], 'w') as fh:
+                    fh.write(fio_doc([('nb', bins)]))
+            out = subprocess.run([sys.executable, bench.__file__, '--parse',
+                                  'fio-read-p99'] + names,
+                                 capture_output=True, text=True,
+                                 check=True).stdout
+        self.assertEqual(json.loads(out)['nb']['p99_ns'], 1000)
 
 
 class ReportFilesTest(unittest.TestCase):

@@ -318,6 +318,37 @@ class CaptionTest(unittest.TestCase):
 class DataTest(unittest.TestCase):
     """Which values land on which axis."""
 
+    def test_anticipatory_read_latency_p99(self):
+        doc = copy.deepcopy(load('anticipatory'))
+        p99 = {'anticipatory': {'reader_p99_ms': 20.5, 'seq2_p99_ms': 2.5,
+                                'seq4_p99_ms': 3.5, 'oltp_p99_ms': 90.0,
+                                'nullblk_p99_us': 310.0},
+               'mq-deadline': {'reader_p99_ms': 800.0, 'seq2_p99_ms': 30.0,
+                               'oltp_p99_ms': 95.0, 'nullblk_p99_us': 290.0}}
+        for r in doc['rows']:
+            for m, v in p99[r['config']['elevator']].items():
+                r['metrics'][m] = one(v)
+        fig = figures.build('anticipatory', doc, RUN_ID)
+        self.assertEqual(fig.panels[4].ylabel, 'ms')
+        self.assertEqual(fig.panels[5].ylabel, 'us')
+        self.assertEqual([p[1] for p in series(
+            fig, 4, 'p99, reader with a writer').points], [20.5, 800.0])
+        self.assertEqual([p[1] for p in series(
+            fig, 4, 'p99, OLTP readers').points],
+                         [90.0, 95.0])
+        self.assertEqual([p[1] for p in series(
+            fig, 5, 'p99, instruction-counted clock').points], [310.0, 290.0])
+        # not measured: named, not drawn as 0
+        self.assertEqual([p[1] for p in series(
+            fig, 4, 'p99, 4 readers').points],
+                         [3.5])
+        self.assertIn('p99, 4 readers, mq-deadline', fig.missing)
+        self.assertNotIn('p99, 2 readers, mq-deadline', fig.missing)
+        self.assertFalse(any('not measured by this experiment' in c
+                             for c in fig.caption))
+        self.assertTrue(any(c.startswith('read latency p99: the 99th '
+                                         'percentile') for c in fig.caption))
+
     def test_bs_sweep_per_mb_and_seed_ratio(self):
         fig = figures.build('bs-sweep', load('bs-sweep'), RUN_ID)
         self.assertEqual(fig.panels[0].ylabel, 'ms of sys time per MB')
