@@ -62,13 +62,14 @@ class Panel:
     """One plot with one unit on its y axis (x axis for hbars)."""
 
     def __init__(self, title, ylabel, xlabel='', xtics=None, ytics=None,
-                 logx2=False, width=0.8):
+                 logx2=False, width=0.8, logy=False):
         self.title = title
         self.ylabel = ylabel
         self.xlabel = xlabel
         self.xtics = xtics          # [(position, label)] or None
         self.ytics = ytics          # idem, for hbars
         self.logx2 = logx2
+        self.logy = logy            # a log10 value axis (latencies)
         self.width = width          # a bar's width
         self.series = []
         self.hlines = []            # [(y, title)]
@@ -266,14 +267,15 @@ def fig_anticipatory(doc, run_id, peers=None):
     bars_per_category(fig, p, doc, 'elevator', elev,
                       [('nullblk_kiops', 'instruction-counted clock'),
                        ('nullblk_wall_kiops', 'wall clock')])
-    p = fig.panel('read latency p99, disk workloads', 'ms', 'elevator',
-                  cats(elev))
+    p = fig.panel('read latency p99, disk workloads', 'ms (log scale)',
+                  'elevator', cats(elev), logy=True)
     bars_per_category(fig, p, doc, 'elevator', elev,
                       [('reader_p99_ms', 'p99, reader with a writer'),
                        ('seq2_p99_ms', 'p99, 2 readers'),
                        ('seq4_p99_ms', 'p99, 4 readers'),
                        ('oltp_p99_ms', 'p99, OLTP readers')])
-    p = fig.panel('read latency p99, null_blk', 'us', 'elevator', cats(elev))
+    p = fig.panel('read latency p99, null_blk', 'us', 'elevator',
+                  cats(elev))
     bars_per_category(fig, p, doc, 'elevator', elev,
                       [('nullblk_p99_us', 'p99, instruction-counted clock'),
                        ('nullblk_wall_p99_us', 'p99, wall clock')])
@@ -835,6 +837,12 @@ def script(fig, png):
         out.append('set xlabel %s' % quote(p.ylabel if hb else p.xlabel))
         out.append('set ylabel %s' % quote('' if hb else p.ylabel))
         out.append('set logscale x 2' if p.logx2 else 'unset logscale x')
+        if p.logy and p.drawn():
+            # a bar starts at the axis' bottom, not at 0
+            out += ['set logscale y 10', 'set yrange [*:*]',
+                    'set offsets 0, 0, graph 0.06, graph 0.06']
+        else:
+            out.append('unset logscale y')
         if hb:
             out += ['set xrange [0:%s]' % (num(p.vmax) if p.vmax else '*'),
                     'set yrange [-0.6:%s]'

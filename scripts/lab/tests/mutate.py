@@ -296,6 +296,10 @@ MUTANTS = [
      "                      [('nullblk_kiops', 'p99, "
      "instruction-counted clock'),",
      'anticipatory figure: kIOPS drawn as p99'),
+    ('figures.py', "        if p.logy and p.drawn():",
+     "        if p.logy:", 'figures: a log axis on an empty panel'),
+    ('figures.py', "            out.append('unset logscale y')",
+     "            pass", 'figures: the log axis leaks into later panels'),
 ]
 
 # survivors that behave exactly as the original: {number: why}

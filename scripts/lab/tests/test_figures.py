@@ -329,7 +329,14 @@ class DataTest(unittest.TestCase):
             for m, v in p99[r['config']['elevator']].items():
                 r['metrics'][m] = one(v)
         fig = figures.build('anticipatory', doc, RUN_ID)
-        self.assertEqual(fig.panels[4].ylabel, 'ms')
+        self.assertEqual(fig.panels[4].ylabel, 'ms (log scale)')
+        self.assertTrue(fig.panels[4].logy)
+        self.assertFalse(fig.panels[5].logy)
+        scr = figures.script(fig, 'x.png').split('\n')
+        logs = [line for line in scr if 'logscale y' in line]
+        # set for the p99 panel only, unset for every other
+        self.assertEqual(logs.count('set logscale y 10'), 1)
+        self.assertEqual(logs.count('unset logscale y'), 5)
         self.assertEqual(fig.panels[5].ylabel, 'us')
         self.assertEqual([p[1] for p in series(
             fig, 4, 'p99, reader with a writer').points], [20.5, 800.0])
@@ -348,6 +355,9 @@ class DataTest(unittest.TestCase):
                              for c in fig.caption))
         self.assertTrue(any(c.startswith('read latency p99: the 99th '
                                          'percentile') for c in fig.caption))
+        # nothing measured: no log axis (an empty one makes gnuplot fail)
+        empty = figures.build('anticipatory', load('anticipatory'), RUN_ID)
+        self.assertNotIn('set logscale y 10', figures.script(empty, 'x.png'))
 
     def test_bs_sweep_per_mb_and_seed_ratio(self):
         fig = figures.build('bs-sweep', load('bs-sweep'), RUN_ID)
