@@ -53,7 +53,8 @@ bench: bench-args deps
 	KERNEL=$(KERNEL) $(LAB)/build.sh
 	BENCH_KERNELS="$(KERNELS)" $(LAB)/bench.py $(if $(EXP),$(EXP),list)
 
-# RUNS, SCALE, LAB_ACCEL, LAB_ICOUNT_SHIFT and BENCH_SEED are checked
+# RUNS, SCALE, LAB_ACCEL, LAB_ICOUNT_SHIFT, BENCH_SEED and
+# BENCH_TIMEOUT_SCALE are checked
 # before anything is installed or built.
 bench-args:
 	@$(LAB)/bench.py --check $(if $(EXP),$(EXP),list)

@@ -300,6 +300,11 @@ MUTANTS = [
      "        if p.logy:", 'figures: a log axis on an empty panel'),
     ('figures.py', "            out.append('unset logscale y')",
      "            pass", 'figures: the log axis leaks into later panels'),
+    ('bench.py', "               120 + 60 * len(items)) * timeout_scale(env))",
+     "               120 + 60 * len(items)) * 1)",
+     'run_boot: BENCH_TIMEOUT_SCALE ignored'),
+    ('bench.py', "    if not 1 <= f <= 100:", "    if not 0 <= f <= 100:",
+     'timeout_scale: a shorter timeout accepted'),
 ]
 
 # survivors that behave exactly as the original: {number: why}

@@ -960,6 +960,15 @@ class RunBootTest(unittest.TestCase):
                   'left_min': 6.0})
         self.assertEqual(cmd[cmd.index('-t') + 1], str(6 * 60 * 2 + 180))
         self.assertNotIn('-a', cmd)
+        # on a loaded host: BENCH_TIMEOUT_SCALE times as long
+        _, (cmd, _), _ = self.run_boot(
+            boot, ['bench: begin raid0-dd\n'], 0,
+            {'raid0-dd.rows': '', 'raid0-dd.status': '0'},
+            runs=1, scale=2, envx={'BENCH_TIMEOUT_SCALE': '2.5'}, t0=0,
+            prog={'started': 0, 'total': 1, 'done_min': 0.0,
+                  'left_min': 6.0})
+        self.assertEqual(cmd[cmd.index('-t') + 1],
+                         str(int((6 * 60 * 2 + 180) * 2.5)))
         self.assertEqual((env['BENCH_KERNEL_NAME'], env['LAB_ACCEL'],
                           env['LAB_ICOUNT_SHIFT']), ('base', 'tcg', '0'))
         self.assertEqual((rc, kernel), (0, 'unknown'))
@@ -1176,6 +1185,14 @@ class BootPlanTest(unittest.TestCase):
                          [('tcg', 1, ['overview']),
                           ('tcg', 2, ['anticipatory:disk']),
                           ('icount', 2, ['anticipatory:overhead'])])
+
+    def test_timeout_scale(self):
+        self.assertEqual(bench.timeout_scale({}), 1.0)
+        self.assertEqual(bench.timeout_scale({'BENCH_TIMEOUT_SCALE': '3'}),
+                         3.0)
+        for bad in ('0.5', 'x', '101'):
+            with self.assertRaises(ValueError):
+                bench.timeout_scale({'BENCH_TIMEOUT_SCALE': bad})
 
     def test_lab_clock(self):
         self.assertEqual(bench.lab_clock({}), ('icount', 0, 1))
