@@ -111,12 +111,7 @@ static u64 as_distance(sector_t a, sector_t b)
 	return a >= b ? a - b : b - a;
 }
 
-/**
- * as_stats_add_ttime - account one think-time sample of a process
- * @st: statistics of the process
- * @ttime_ns: time from the completion of its last read to its next request
- * @cap_ns: samples are clipped to this, so that a long pause decays quickly
- */
+/* A think-time sample, clipped to @cap_ns: a long pause decays quickly. */
 VISIBLE_IF_KUNIT void as_stats_add_ttime(struct as_proc_stats *st, u64 ttime_ns,
 					 u64 cap_ns)
 {
@@ -135,16 +130,10 @@ static void as_stats_add_dist(struct as_proc_stats *st, u64 dist)
 		st->seek_samples++;
 }
 
-/**
- * as_stats_add_seek - account one request position of a process
- * @st: statistics of the process
- * @pos: first sector of the new request
- * @nr_sectors: its length
- * @fresh: the means of new processes, which get the sample too while @st
- *	has fewer than AS_MIN_SAMPLES of its own; may be NULL
- *
- * The seek distance is measured from the end of the previous request of
- * the same process; the first request only records the position.
+/*
+ * A request at @pos: its distance from the end of the process's previous
+ * one, counted also in the means of new processes (@fresh, may be NULL)
+ * while @st has fewer than AS_MIN_SAMPLES of its own.
  */
 VISIBLE_IF_KUNIT void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
 					unsigned int nr_sectors,
@@ -162,16 +151,10 @@ VISIBLE_IF_KUNIT void as_stats_add_seek(struct as_proc_stats *st, sector_t pos,
 }
 EXPORT_SYMBOL_IF_KUNIT(as_stats_add_seek);
 
-/**
- * as_stats_view - the statistics a process is judged by
- * @view: filled with them
- * @own: those of the process
- * @fresh: the means of the first samples of recent new processes
- *
- * As in 2.6, a process without enough samples of its own yet is expected
- * to behave as new processes recently did (once there were enough of
- * those): a short-lived process that thinks long or seeks far is not
- * waited for, from its first read on.
+/*
+ * The statistics a process is judged by.  As in 2.6, one without enough
+ * samples of its own is expected to behave as recent new processes did:
+ * a short-lived process that thinks long or seeks far is not waited for.
  */
 VISIBLE_IF_KUNIT void as_stats_view(struct as_proc_stats *view,
 				    const struct as_proc_stats *own,
@@ -191,17 +174,11 @@ VISIBLE_IF_KUNIT void as_stats_view(struct as_proc_stats *view,
 }
 EXPORT_SYMBOL_IF_KUNIT(as_stats_view);
 
-/**
- * as_close - is a request at @pos close to @last, where the disk head is?
- * @last: the end of the awaited process's last read
- * @pos: the first sector of the request
- * @elapsed_ns: time already spent waiting
- * @antic_expire_ns: the anticipation timeout
- *
- * The rule of 2.6: the window reaches AS_CLOSE_BASE sectors ahead and half
- * as far behind, and doubles every millisecond of the wait: the longer the
- * wait, the less a seek costs next to waiting more.  From AS_CLOSE_MAX_MS
- * on, or once antic_expire passed, every request is close.
+/*
+ * Is a request at @pos close to @last, the end of the awaited read?  The
+ * rule of 2.6: AS_CLOSE_BASE sectors ahead, half as far behind, doubling
+ * every millisecond of the wait; past AS_CLOSE_MAX_MS or antic_expire,
+ * every request is close.
  */
 VISIBLE_IF_KUNIT bool as_close(sector_t last, sector_t pos, u64 elapsed_ns,
 			       u64 antic_expire_ns)
@@ -218,17 +195,10 @@ VISIBLE_IF_KUNIT bool as_close(sector_t last, sector_t pos, u64 elapsed_ns,
 }
 EXPORT_SYMBOL_IF_KUNIT(as_close);
 
-/**
- * as_seek_cost - how costly a move of the head from @head to @pos is
- * @head: the end of the last request dispatched
- * @pos: the first sector of a candidate request
- *
- * As in 2.6: the distance ahead, or AS_BACK_PENALTY times the distance
- * behind, up to AS_MAXBACK.  A short step back (a process reading a file
- * backwards, or a request that just missed the head) beats a long seek
- * ahead; a long one would make the elevator go back and forth.
- *
- * Return: the cost, U64_MAX for a request farther than AS_MAXBACK behind.
+/*
+ * The cost of moving the head from @head to @pos, as in 2.6: the distance
+ * ahead, or AS_BACK_PENALTY times the distance behind; U64_MAX beyond
+ * AS_MAXBACK behind.
  */
 VISIBLE_IF_KUNIT u64 as_seek_cost(sector_t head, sector_t pos)
 {
@@ -240,12 +210,7 @@ VISIBLE_IF_KUNIT u64 as_seek_cost(sector_t head, sector_t pos)
 }
 EXPORT_SYMBOL_IF_KUNIT(as_seek_cost);
 
-/**
- * as_antic_decide - decide whether to keep holding dispatch
- * @c: the state of the anticipation and the candidate request, if any
- *
- * Return: AS_KEEP_WAITING to hold dispatch, or why waiting must stop.
- */
+/* AS_KEEP_WAITING to go on holding dispatch, or why the wait must end. */
 VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 {
 	const struct as_proc_stats *st = c->st;
@@ -280,10 +245,7 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 		if (close ||
 		    (st->seek_samples >= AS_MIN_SAMPLES && dist < st->seek_mean))
 			return AS_STOP_CLOSE_OTHER;
-		/*
-		 * Its next read is not expected to be close either: waiting
-		 * would idle the disk for nothing while others wait.
-		 */
+		/* Its next read is not expected to be close either. */
 		if (st->seek_samples >= AS_MIN_SAMPLES && st->seek_mean > AS_SEEKY)
 			return AS_STOP_SEEKY;
 	}
@@ -293,26 +255,17 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 }
 EXPORT_SYMBOL_IF_KUNIT(as_antic_decide);
 
-/**
- * as_tune_write_batch - adapt the number of writes in a write batch
- * @count: current write batch length (requests)
- * @elapsed: time the finished write batch took
- * @target: write_batch_expire, same unit as @elapsed
- * @exhausted: the batch ended because it dispatched @count writes
- * @idled: the batch ran out of writes and the device went idle before a
- *	read came: its duration is no reason to shrink it
- *
- * Return: the new length, in [1, AS_WRITE_BATCH_MAX].
+/*
+ * The next write batch length, from the last batch's time @elapsed against
+ * @target (write_batch_expire), whether it dispatched all @count writes
+ * (@exhausted), and whether it idled: ran out of writes with the device
+ * idle, so that its time says nothing of the device (it may grow only).
  */
 VISIBLE_IF_KUNIT unsigned int as_tune_write_batch(unsigned int count,
 						  unsigned long elapsed,
 						  unsigned long target,
 						  bool exhausted, bool idled)
 {
-	/*
-	 * A batch that idled took long for want of writes, not because of
-	 * the device: it must not shrink, but may still grow.
-	 */
 	if (elapsed > target && !idled) {
 		/* Too long: shrink in proportion, at most by half. */
 		unsigned long scaled = target ? (unsigned long)count * target / elapsed : 0;
@@ -329,21 +282,11 @@ VISIBLE_IF_KUNIT unsigned int as_tune_write_batch(unsigned int count,
 }
 EXPORT_SYMBOL_IF_KUNIT(as_tune_write_batch);
 
-/**
- * as_fifo_due - when the oldest read counts as expired, under anticipation
- * @fifo_time: its deadline (jiffies)
- * @last_forced: when an expired read was last dispatched (jiffies)
- * @expire: read_expire (jiffies)
- * @now: the current time (jiffies)
- *
- * An expired read moves the read batch to its process, and anticipation
- * keeps it there.  The reads of the other processes expired at about the
- * same time: served at once, each would cost a seek for one request.  So,
- * as in 2.6, expiry is looked at once per @expire: one expired read per
- * period moves the disk, and the others take their turns.
- *
- * Return: the later of @fifo_time and @last_forced + @expire, or
- * @fifo_time once that gap is over (however old @last_forced is).
+/*
+ * When the oldest read, due at @fifo_time, counts as expired (jiffies).
+ * Reads of other processes expire together, and serving each at once
+ * costs a seek per request; so, as in 2.6, one expired read per @expire
+ * after the last one forced (@last_forced) moves the disk.
  */
 VISIBLE_IF_KUNIT unsigned long as_fifo_due(unsigned long fifo_time,
 					   unsigned long last_forced,
@@ -358,26 +301,15 @@ VISIBLE_IF_KUNIT unsigned long as_fifo_due(unsigned long fifo_time,
 }
 EXPORT_SYMBOL_IF_KUNIT(as_fifo_due);
 
-/**
- * as_hw_complete - learn from one completion whether the queue is deep
- * @hw: what the device showed so far
- * @busy: requests at the device when this one completed, itself included
- * @tags: requests the device can hold (a request blk-mq has taken from
- *	the scheduler may still wait for a tag)
- * @overtaken: a request dispatched after this one completed before it
- * @depth: deep_queue_depth; 0 disables the detection
- *
- * A single disk, even one with a command queue, serves one request at a
- * time and, given requests in sector order, completes them in about that
- * order.  A striped array or an SSD keeps many busy at once and completes
- * them in whatever order its members finish.  So a window of completions
- * looks deep when more than @depth requests were at the device and at
- * least a quarter of the completions were overtaken; it looks shallow
- * when at most half of @depth were, or fewer than an eighth were
- * overtaken.  The verdict flips only after two windows in a row disagree
- * with it.
- *
- * Return: whether the device keeps a deep queue.
+/*
+ * Learn from a completion whether the device keeps a deep queue: @busy
+ * requests were at it (at most @tags: a dispatched request may wait for
+ * one), and a later-dispatched one completed first if @overtaken.  A disk
+ * serves one request at a time, about in order; an array or an SSD keeps
+ * many busy and completes them out of order.  A window of completions
+ * looks deep with more than @depth busy and a quarter overtaken, shallow
+ * with at most @depth / 2 busy or under an eighth overtaken; the verdict
+ * flips after AS_HW_CONFIRM windows in a row disagree.  @depth 0: off.
  */
 VISIBLE_IF_KUNIT bool as_hw_complete(struct as_hw_est *hw, unsigned int busy,
 				     unsigned int tags, bool overtaken,
@@ -416,7 +348,7 @@ EXPORT_SYMBOL_IF_KUNIT(as_hw_complete);
 
 /* ---- request queues ----------------------------------------------------- */
 
-/* The tunables in jiffies; sysfs keeps them in milliseconds, as written. */
+/* The tunables in jiffies (sysfs keeps milliseconds, as written). */
 static unsigned long as_fifo_expire(struct as_data *ad, enum as_dir dir)
 {
 	return msecs_to_jiffies(READ_ONCE(ad->fifo_expire_ms[dir]));
@@ -443,9 +375,8 @@ static inline struct as_io_cq *rq_aic(struct request *rq)
 }
 
 /*
- * Did the process of @aic issue @rq, not dispatched yet?  An async
- * request has no io_cq: as_prepare_request() noted the io_context of its
- * task in priv[1], as an identity only, until dispatch reuses the field.
+ * Did the process of @aic issue @rq (not dispatched)?  An async request
+ * has no io_cq: priv[1] holds its task's io_context until dispatch.
  */
 static bool as_rq_of(struct request *rq, struct as_io_cq *aic)
 {
@@ -527,10 +458,9 @@ static unsigned long as_fifo_deadline(struct as_data *ad, enum as_dir dir,
 static bool as_rq_expired(struct as_data *ad, enum as_dir dir,
 			  struct request *rq)
 {
-	/* The common case first: as_fifo_deadline() is never sooner. */
-	if (time_is_after_jiffies((unsigned long)rq->fifo_time))
-		return false;
-	return time_is_before_eq_jiffies(as_fifo_deadline(ad, dir, rq));
+	/* as_fifo_deadline() is never sooner */
+	return time_is_before_eq_jiffies((unsigned long)rq->fifo_time) &&
+	       time_is_before_eq_jiffies(as_fifo_deadline(ad, dir, rq));
 }
 
 static bool as_fifo_expired(struct as_data *ad, enum as_dir dir)
@@ -579,10 +509,9 @@ static u64 as_jiffies_deadline_ns(unsigned long when, u64 now_ns)
 }
 
 /*
- * Absolute time (ns) at which a wait must end whatever the awaited process
- * does: the oldest read's deadline, or the end of the read batch when
- * writes are waiting.  An expired write deadline does not end a read
- * batch: read_batch_expire bounds how long writes wait.
+ * When a wait must end whatever the awaited process does (ns): the oldest
+ * read's deadline, or the end of the read batch if writes wait (a write's
+ * deadline does not end a read batch: read_batch_expire bounds it).
  */
 static u64 as_wait_deadline_ns(struct as_data *ad, u64 now_ns)
 {
@@ -687,6 +616,17 @@ static void as_antic_waitnext(struct as_data *ad, u64 now_ns)
 	as_arm_timer(ad, now_ns);
 }
 
+/* Does the wait go on, given @rq (may be NULL)?  Ends it if not. */
+static bool as_antic_holds(struct as_data *ad, struct request *rq)
+{
+	enum as_verdict v = as_check(ad, rq, blk_time_get_ns());
+
+	if (v == AS_KEEP_WAITING)
+		return true;
+	as_antic_stop(ad, v);
+	return false;
+}
+
 /*
  * Should dispatch be held instead of dispatching @rq (NULL: nothing in
  * the current read batch)?  Starts the wait if so.
@@ -763,10 +703,7 @@ static unsigned int as_nr_inflight(struct as_data *ad)
 	return ad->nr_inflight_dir[AS_SYNC] + ad->nr_inflight_dir[AS_ASYNC];
 }
 
-/*
- * The driver tags of the whole device: as_nr_inflight() counts the
- * requests of all hardware queues.
- */
+/* The driver tags of all hardware queues, as as_nr_inflight() counts. */
 static unsigned int as_nr_tags(struct request_queue *q)
 {
 	struct blk_mq_tag_set *set = q->tag_set;
@@ -803,9 +740,8 @@ static void as_hw_sample(struct as_data *ad, struct request *rq)
 /* ---- dispatch ----------------------------------------------------------- */
 
 /*
- * The next request of @dir: the oldest if it expired, else the nearest to
- * the head by as_seek_cost(), ahead or behind (the two-way elevator of
- * 2.6); with neither ahead nor close behind, the oldest.
+ * The next request of @dir: the oldest if it expired, else the cheapest by
+ * as_seek_cost() ahead or behind (2.6's two-way elevator), else the oldest.
  */
 static struct request *as_pick(struct as_data *ad, enum as_dir dir)
 {
@@ -841,11 +777,10 @@ static void as_start_batch(struct as_data *ad, enum as_dir dir)
 }
 
 /*
- * After a change of direction, hold dispatch until the requests of the
- * other direction have left the device: a read queued behind a device
- * queue full of writes waits for all of them, and the time a batch takes
- * is only known once its requests are done.  The batch starts when the
- * drain ends; a write batch's length is tuned then, including its drain.
+ * After a change of direction, hold dispatch until the other direction's
+ * requests have left the device: a read behind a device queue full of
+ * writes waits for all of them, and a batch's time is known only once its
+ * requests are done.  The batch starts, and a write batch is tuned, then.
  */
 static bool as_drain_pending(struct as_data *ad)
 {
@@ -904,9 +839,8 @@ static struct request *__as_dispatch_write(struct as_data *ad, bool reads)
 		return as_switch_batch(ad, AS_SYNC);
 	/*
 	 * No read waits.  While a reader is about, keep at most a batch of
-	 * writes at the device, so that its next read does not queue behind
-	 * a full device queue of them; a write completion or the read's
-	 * arrival resumes dispatch.
+	 * writes at the device for its next read to queue behind; a write
+	 * completion or the read's arrival resumes dispatch.
 	 */
 	if (as_antic_enabled(ad) && as_reads_recent(ad) &&
 	    ad->nr_inflight_dir[AS_ASYNC] >= ad->write_batch_count) {
@@ -922,7 +856,6 @@ static struct request *__as_dispatch(struct as_data *ad)
 {
 	bool reads, writes;
 	struct request *rq;
-	u64 now_ns;
 
 	if (!list_empty(&ad->dispatch)) {
 		rq = list_first_entry(&ad->dispatch, struct request, queuelist);
@@ -935,17 +868,9 @@ static struct request *__as_dispatch(struct as_data *ad)
 	if (!reads && !writes)
 		return NULL;
 
-	if (ad->antic_state != AS_ANTIC_OFF) {
-		enum as_verdict v;
-
-		now_ns = blk_time_get_ns();
-		rq = reads ? as_pick(ad, AS_SYNC) : NULL;
-		v = as_check(ad, rq, now_ns);
-		if (v == AS_KEEP_WAITING)
-			return NULL;
-		as_antic_stop(ad, v);
-	}
-
+	if (ad->antic_state != AS_ANTIC_OFF &&
+	    as_antic_holds(ad, reads ? as_pick(ad, AS_SYNC) : NULL))
+		return NULL;
 	if (as_draining(ad))
 		return NULL;
 
@@ -1034,10 +959,7 @@ VISIBLE_IF_KUNIT bool as_has_work(struct blk_mq_hw_ctx *hctx)
 	if (list_empty_careful(&ad->fifo_list[AS_SYNC]) &&
 	    list_empty_careful(&ad->fifo_list[AS_ASYNC]))
 		return false;
-	/*
-	 * While holding, the hrtimer, an arriving request or a completion
-	 * reruns the queue.
-	 */
+	/* Holding: the timer, an insertion or a completion reruns the queue. */
 	if (READ_ONCE(ad->write_held) || as_drain_pending(ad))
 		return false;
 	return READ_ONCE(ad->antic_state) == AS_ANTIC_OFF;
@@ -1046,10 +968,7 @@ EXPORT_SYMBOL_IF_KUNIT(as_has_work);
 
 /* ---- completion --------------------------------------------------------- */
 
-/*
- * A request left the device: does a drain or a held write batch end, so
- * that the queue must be run again?
- */
+/* A request of @dir left the device: does a drain or a write hold end? */
 static bool as_hold_ends(struct as_data *ad, enum as_dir dir)
 {
 	if (ad->changed_batch && dir != ad->batch_dir && !as_drain_pending(ad))
@@ -1063,8 +982,8 @@ static bool as_hold_ends(struct as_data *ad, enum as_dir dir)
 }
 
 /*
- * Undo the in-flight accounting of @rq.  Returns its aic if it was of the
- * sync class; *@kick tells whether the queue must be run again.
+ * Undo the in-flight accounting of @rq: its aic if its dispatch counted it
+ * there; *@kick tells whether the queue must be run again.
  */
 static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq,
 				   bool *kick)
@@ -1083,19 +1002,13 @@ static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq,
 	*kick = as_hold_ends(ad, dir);
 	if (dir == AS_SYNC)
 		ad->last_read_done = jiffies;
-	/*
-	 * A write batch that ran out of writes stays current until a read
-	 * comes; once the device is idle, its time no longer measures writes.
-	 */
+	/* A write batch that ran dry, the device idle: its time is not writes. */
 	if (ad->batch_dir == AS_ASYNC && !ad->changed_batch &&
 	    !as_nr_inflight(ad) && list_empty(&ad->dispatch) &&
 	    list_empty(&ad->fifo_list[AS_SYNC]) &&
 	    list_empty(&ad->fifo_list[AS_ASYNC]))
 		ad->write_batch_idled = true;
-	/*
-	 * Only a request that its dispatch counted: one dispatched after its
-	 * process exited (readahead it left queued) was not.
-	 */
+	/* not one dispatched after its process exited */
 	if (flags & AS_RQ_AIC_INFLIGHT) {
 		aic = rq_aic(rq);
 		if (!WARN_ON_ONCE(!aic->nr_inflight))
@@ -1104,10 +1017,7 @@ static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq,
 	return aic;
 }
 
-/*
- * @rq completed at @now (blk-mq's completion time stamp, on the clock of
- * ktime_get_ns()).  Returns whether the queue must be run again.
- */
+/* @rq completed at @now (ns).  Returns whether to run the queue again. */
 VISIBLE_IF_KUNIT bool as_complete(struct as_data *ad, struct request *rq,
 				  u64 now)
 {
@@ -1131,7 +1041,7 @@ VISIBLE_IF_KUNIT bool as_complete(struct as_data *ad, struct request *rq,
 }
 EXPORT_SYMBOL_IF_KUNIT(as_complete);
 
-/* @rq goes back to blk-mq.  Returns whether the queue must be run again. */
+/* @rq goes back to blk-mq.  Returns whether to run the queue again. */
 VISIBLE_IF_KUNIT bool as_requeue(struct as_data *ad, struct request *rq)
 {
 	struct as_io_cq *aic;
@@ -1168,10 +1078,7 @@ static void as_requeue_request(struct request *rq)
 
 static void as_prepare_request(struct request *rq)
 {
-	/*
-	 * Only the sync class has per-process statistics: writeback comes
-	 * from flusher threads, whose io context says nothing.
-	 */
+	/* Writeback comes from flushers: only sync requests get an io_cq. */
 	rq->elv.icq = rq_is_sync(rq) ? ioc_find_get_icq(rq->q) : NULL;
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = rq->elv.icq ? NULL : current->io_context;
@@ -1179,11 +1086,7 @@ static void as_prepare_request(struct request *rq)
 
 static void as_finish_request(struct request *rq)
 {
-	/*
-	 * A dispatched request always passed completed_request or
-	 * requeue_request before: blk-mq time stamps every request of a
-	 * queue with an elevator.
-	 */
+	/* Dispatched ones passed completed_request or requeue_request. */
 	if (rq->elv.icq) {
 		put_io_context(rq->elv.icq->ioc);
 		rq->elv.icq = NULL;
@@ -1191,20 +1094,6 @@ static void as_finish_request(struct request *rq)
 }
 
 /* ---- insertion and merging ---------------------------------------------- */
-
-/* A new request arrived: does it end the wait? */
-static bool as_insert_check(struct as_data *ad, struct request *rq)
-{
-	enum as_verdict v;
-
-	if (ad->antic_state == AS_ANTIC_OFF)
-		return false;
-	v = as_check(ad, rq, blk_time_get_ns());
-	if (v == AS_KEEP_WAITING)
-		return false;
-	as_antic_stop(ad, v);
-	return true;
-}
 
 /* The queued request of direction @dir that ends at @pos, if any. */
 static struct request *as_ends_at(struct as_data *ad, enum as_dir dir,
@@ -1219,10 +1108,8 @@ static struct request *as_ends_at(struct as_data *ad, enum as_dir dir,
 
 /*
  * Would the insertion merge of @rq append a sync request to an async one?
- * allow_merge vets bios only, and the insertion merge of blk-mq goes on
- * along a chain: @rq joins the request ending where it starts, then that
- * request joins the one ending where it starts, and so on.  Each step
- * moves to a request that starts earlier, so the walk ends.
+ * allow_merge vets bios only, and blk-mq's insertion merge goes on along a
+ * chain of requests each ending where the next starts (walked backwards).
  */
 static bool as_merge_chain_mixes(struct as_data *ad, struct request *rq)
 {
@@ -1308,12 +1195,13 @@ VISIBLE_IF_KUNIT void as_insert_request(struct blk_mq_hw_ctx *hctx,
 		aic->nr_queued++;
 		as_rq_set_flags(rq, flags | AS_RQ_QUEUED);
 	}
-	if (dir == AS_SYNC) {
+	if (dir == AS_SYNC)
 		ad->write_held = false;
-		as_insert_check(ad, rq);
-	} else if (ad->antic_aic && as_rq_of(rq, ad->antic_aic)) {
-		as_insert_check(ad, rq);
-	}
+	/* an async request matters only if the awaited process issued it */
+	if (ad->antic_state != AS_ANTIC_OFF &&
+	    (dir == AS_SYNC ||
+	     (ad->antic_aic && as_rq_of(rq, ad->antic_aic))))
+		as_antic_holds(ad, rq);
 }
 EXPORT_SYMBOL_IF_KUNIT(as_insert_request);
 
@@ -1378,10 +1266,7 @@ VISIBLE_IF_KUNIT void as_requests_merged(struct request_queue *q,
 
 	lockdep_assert_held(&ad->lock);
 
-	/*
-	 * @req inherits the earlier deadline and FIFO position of @next, when
-	 * both wait in the same FIFO.
-	 */
+	/* @req inherits @next's earlier deadline, both in the same FIFO. */
 	if (as_rq_dir(req) == as_rq_dir(next) &&
 	    !list_empty(&req->queuelist) && !list_empty(&next->queuelist) &&
 	    time_before((unsigned long)next->fifo_time,
@@ -1394,10 +1279,8 @@ VISIBLE_IF_KUNIT void as_requests_merged(struct request_queue *q,
 EXPORT_SYMBOL_IF_KUNIT(as_requests_merged);
 
 /*
- * A synchronous bio must not join an asynchronous request: it would wait
- * in the write FIFO, in write batches, without anticipation.  The reverse
- * merge is harmless, as in bfq.  As in bfq too, a bio merged into a request
- * still in the plug of its task (blk_attempt_plug_merge()) never comes here.
+ * A sync bio must not join an async request: it would wait in write
+ * batches, without anticipation.  The reverse is harmless, as in bfq.
  */
 static bool as_allow_merge(struct request_queue *q, struct request *rq,
 			   struct bio *bio)
