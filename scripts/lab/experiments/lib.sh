@@ -471,7 +471,7 @@ bench_nullblk()
 bench_nullblk_turns()
 {
 	local nb=$1 secs=$2 metric=$3 what=$4 config=$5 nslices slice run i s
-	local p99=${3%_kiops}_p99_us
+	local p99=${3%_kiops}_p99_us kiops
 	local -A sum
 
 	shift 5
@@ -497,12 +497,12 @@ bench_nullblk_turns()
 				bench_note "cannot select $s on null_blk"
 				continue
 			fi
+			kiops=$(awk -v l="${sum[$s]:-}" 'BEGIN {
+				n = split(l, v); t = 0
+				for (i = 1; i <= n; i++) { if (v[i] == "x") { print "null"; exit } t += v[i] }
+				if (n) printf "%.2f", t / n / 1000; else print "null" }')
 			bench_row "{$config\"elevator\": \"$s\"}" \
-				"{\"$metric\": $(awk -v l="${sum[$s]:-}" 'BEGIN {
-					n = split(l, v); t = 0
-					for (i = 1; i <= n; i++) { if (v[i] == "x") { print "null"; exit } t += v[i] }
-					if (n) printf "%.2f", t / n / 1000; else print "null" }'), \
-				 \"$p99\": $(fio_read_p99 us nb "$TEST_TMP/nb-$s-"[0-9]*.json)}"
+				"{\"$metric\": $kiops, \"$p99\": $(fio_read_p99 us nb "$TEST_TMP/nb-$s-"[0-9]*.json)}"
 		done
 	done
 }
