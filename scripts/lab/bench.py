@@ -150,6 +150,25 @@ def timeout_scale(env):
     return f
 
 
+# The workloads BENCH_ONLY may name (experiments/cfq.sh, its only user).
+ONLY_WORKLOADS = ('striped', 'weights', 'fair', 'readers', 'null_blk',
+                  'scale', 'scale-cost')
+
+
+def only_workloads(env):
+    """BENCH_ONLY: the comma-separated workloads of the cfq experiment to
+    run (all when unset); a name it does not know is refused."""
+    v = env.get('BENCH_ONLY') or ''
+    names = v.split(',') if v else []
+    bad = [n for n in names if n not in ONLY_WORKLOADS]
+    if bad:
+        raise ValueError('BENCH_ONLY=%s: %s is not a workload; name some of '
+                         '%s, separated by commas'
+                         % (v, ', '.join(repr(n) for n in bad),
+                            ', '.join(ONLY_WORKLOADS)))
+    return names
+
+
 def boot_accel(e, p, default):
     """The accelerator a part's boot uses: the part's, else the lab's
     (LAB_ACCEL), except that an experiment that cannot run on the
@@ -1973,6 +1992,7 @@ def main(argv):
         accel, shift, seed = lab_clock(os.environ)
         sleep = icount_sleep(os.environ)
         timeout_scale(os.environ)
+        only_workloads(os.environ)
     except ValueError as ex:
         sys.stderr.write('[bench] %s\n' % ex)
         return 2

@@ -1194,6 +1194,15 @@ class BootPlanTest(unittest.TestCase):
             with self.assertRaises(ValueError):
                 bench.timeout_scale({'BENCH_TIMEOUT_SCALE': bad})
 
+    def test_only_workloads(self):
+        self.assertEqual(bench.only_workloads({}), [])
+        self.assertEqual(bench.only_workloads({'BENCH_ONLY': 'weights,readers'}),
+                         ['weights', 'readers'])
+        # a typo is refused before any boot, and says what it knows
+        for bad in ('weight', 'weights,', 'scale cost', 'all'):
+            with self.assertRaisesRegex(ValueError, 'not a workload.*striped'):
+                bench.only_workloads({'BENCH_ONLY': bad})
+
     def test_lab_clock(self):
         self.assertEqual(bench.lab_clock({}), ('icount', 0, 1))
         self.assertEqual(bench.lab_clock({'LAB_ACCEL': 'tcg',
