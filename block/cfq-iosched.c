@@ -1118,22 +1118,20 @@ static void cfq_arm_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	bool group = false;
 
 	if (cfq_should_idle(cfqd, cfqq)) {
-		/* A slice not started yet starts now (see the caller). */
-		if (cfqq_slice_new(cfqq))
-			cfq_set_slice(cfqd, cfqq, now);
 		idle = READ_ONCE(cfqd->slice_idle);
-		/* A process thinking longer than the slice left: do not. */
-		if (cfq_ttime_valid(&cfqq->ttime) && cfqq->slice_end &&
-		    now + cfqq->ttime.mean_ns > cfqq->slice_end)
-			return;
 	} else if (cfq_should_group_idle(cfqd, cfqq)) {
-		if (cfqq_slice_new(cfqq))
-			cfq_set_slice(cfqd, cfqq, now);
 		idle = READ_ONCE(cfqd->group_idle);
 		group = true;
 	} else {
 		return;
 	}
+	/* A slice not started yet starts now (see the caller). */
+	if (cfqq_slice_new(cfqq))
+		cfq_set_slice(cfqd, cfqq, now);
+	/* A process thinking longer than the slice left: do not. */
+	if (!group && cfq_ttime_valid(&cfqq->ttime) &&
+	    now + cfqq->ttime.mean_ns > cfqq->slice_end)
+		return;
 	cfqq_mark_wait_request(cfqq);
 	if (group) {
 		cfqq_mark_group_idle(cfqq);
