@@ -15,9 +15,11 @@
 # snapshots.  vmstat samples (bi in cs us sy id) every 5 s (1 s for runs
 # shorter than 20 s) are kept as the seed printed them.  Every dd must
 # exit 0 having read all its blocks, or the run fails with its message.
-# count scales with BENCH_SCALE (at least 80: a window of half a second).
+# count scales with BENCH_SCALE (at least 240: at the smallest size the
+# sampler, about 0.1 s a snapshot on the instruction-counted clock, still
+# gets several snapshots before the first reader ends).
 
-count=$(bench_size 2000 80)
+count=$(bench_size 2000 240)
 bench_ctx count "$count"
 ival=5
 [ "$count" -ge 1000 ] || ival=1
@@ -41,7 +43,8 @@ sg_pause() { read -r -t "$1" -u "$sg_pause_fd" _ || :; }
 # read whole by one mapfile: read, line by line, seeks back after each
 # line, and procfs and sysfs then generate the file again, with counters
 # that may have changed length.  Sets sg_running=0 when one of the readers
-# (pids[i], reading disks[i]) is no longer running (ended, or a zombie).
+# (pids[i], reading disks[i]) is no longer reading (it has read its last
+# block or closed its input, it ended, or it is a zombie).
 # The host parses the lines (bench.py parse_sg_snaps).
 sg_snap()
 {
@@ -90,6 +93,10 @@ sg_snap()
 					case $l in pos:*) pos=${v//[[:space:]]/} ;; esac
 				done
 			fi 2>/dev/null
+			# a reader that has read its last block, or closed its
+			# input on the way out, has finished reading: "E"
+			[ "$pos" != - ] && [ "$pos" -lt $((count * 262144)) ] ||
+				st=E
 			case $st in R | S | D) ;; *) sg_running=0 ;; esac
 			echo "proc $p $st $pos $vc $nc ${disks[i]}"
 		done
@@ -195,6 +202,8 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 		for h in "${hosts[@]}"; do
 			echo "max_segs $h $(cat /sys/class/scsi_host/host"$h"/simhba_max_segs)"
 		done >>"$TEST_TMP/snaps"
+		# the raw samples, kept beside the results
+		cp "$TEST_TMP/snaps" "$LAB_OUT/sg-segments-snaps-seg$seg-run$run.txt"
 		samples=$(bench_parse vmstat "$TEST_TMP/vmstat")
 		win=$(bench_parse sg-window "$TEST_TMP/snaps")
 		case $win in
