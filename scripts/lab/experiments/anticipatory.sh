@@ -41,10 +41,6 @@
 secs=$(bench_size 10 1)
 bench_ctx seconds "$secs"
 want="anticipatory mq-deadline bfq kyber none"
-if bench_smoke; then
-	want="anticipatory mq-deadline"
-	bench_note "smallest size: only anticipatory and mq-deadline"
-fi
 parts=$(bench_parts) || exit 2
 
 nb=$(bench_nullblk) ||

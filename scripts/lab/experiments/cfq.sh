@@ -53,7 +53,7 @@
 #
 # Each measurement lasts 10 s x BENCH_SCALE (at least 1 s); weights, fair
 # time and scale 20 s x BENCH_SCALE (at least 2 s).  At the smallest size
-# only N=2, base and ioc idle, mq-deadline against cfq and N=16 run.
+# the striped table has N=2 only and the scale workload N=16 only.
 #
 # BENCH_ONLY (optional, comma separated) runs only the workloads named:
 # striped, weights, fair, readers (readers+writer), null_blk, scale,
@@ -73,11 +73,8 @@ scale_n="16 64 256"
 scale_cost="mq-deadline cfq"
 if bench_smoke; then
 	nlist=2
-	setups=("base" "ioc idle")
-	mixed="mq-deadline cfq"
-	overhead="mq-deadline cfq"
 	scale_n=16
-	bench_note "smallest size: striped N=2 base and ioc idle only; mq-deadline and cfq only; scale N=16 only"
+	bench_note "smallest size: striped N=2 only; scale N=16 only"
 fi
 # want WORKLOAD: BENCH_ONLY is unset or names WORKLOAD.
 want() { [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *",$1,"* ]]; }

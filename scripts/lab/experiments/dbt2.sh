@@ -15,9 +15,10 @@
 # Configurations: every elevator of the seed's list (deadline =
 # mq-deadline, anticipatory, cfq, bfq, none) with dma_bits=32 (the
 # adapter bounces pages above 4 GiB through swiotlb), and mq-deadline with
-# dma_bits=64.  The mq-deadline runs are profiled (boot with profile=2):
-# readprofile's top 10, side by side for 32 and 64 bits, next to the bounce
-# counters of the simhba host.  The database is built once on tmpfs and
+# dma_bits=64.  Every run is profiled (boot with profile=2): readprofile's
+# top 10 of each elevator side by side (the seed's deadline against AS),
+# and mq-deadline's for 32 and 64 bits, next to the bounce counters of the
+# simhba host.  The database is built once on tmpfs and
 # copied to a new filesystem for each dma_bits setting, so that every run
 # starts from the same data with almost all memory free.
 
@@ -31,10 +32,6 @@ bench_ctx warehouses "$W"
 pgbin=/usr/lib/postgresql/15/bin
 sqldir=$LAB_TOP/scripts/lab/experiments/dbt2
 seed_elevators="mq-deadline anticipatory cfq bfq none"
-if bench_smoke; then
-	seed_elevators=mq-deadline
-	bench_note "smallest size: mq-deadline only"
-fi
 bench_plan $((3 + ($(wc -w <<<"$seed_elevators") + 1) * BENCH_RUNS))
 
 if [ ! -x $pgbin/postgres ] || [ ! -x $pgbin/pgbench ]; then
@@ -139,7 +136,7 @@ for bits in 32 64; do
 			# the same start: caches dropped, server freshly started
 			bench_drop_caches
 			pgstart $mnt/data || { bench_note "PostgreSQL did not start on $dev"; continue; }
-			prof=$([ $have_prof = 1 ] && [ "$e" = mq-deadline ] && echo 1 || echo 0)
+			prof=$have_prof
 			[ "$prof" = 0 ] || readprofile -r 2>/dev/null
 			b0=$(host_counter "$host" bounce_segs); y0=$(host_counter "$host" bounce_bytes)
 			k0=$(vmstat_blocks); s0=$(bench_stat); t0=$(bench_now)
@@ -155,7 +152,7 @@ for bits in 32 64; do
 				grep -v '\[' /proc/kallsyms >"$TEST_TMP/map"
 				readprofile -m "$TEST_TMP/map" >"$TEST_TMP/profile" 2>"$TEST_TMP/profile.err"
 				detail="{\"profile\": $(bench_parse readprofile "$TEST_TMP/profile")}"
-				cp "$TEST_TMP/profile" "$LAB_OUT/dbt2-profile-dma$bits-run$run.txt"
+				cp "$TEST_TMP/profile" "$LAB_OUT/dbt2-profile-dma$bits-$e-run$run.txt"
 			fi
 			pgstop $mnt/data
 			cp "$TEST_TMP/pgbench.out" "$LAB_OUT/dbt2-pgbench-dma$bits-$e-run$run.txt"

@@ -23,8 +23,10 @@
 export BENCH_SEED=${BENCH_SEED:-1}
 fio() { command fio --randseed="$BENCH_SEED" "$@"; }
 
-# The smallest size (BENCH_SCALE < 0.01, the smoke test) also runs the
-# fewest configurations: the baseline and the subject of each experiment.
+# The smallest size (BENCH_SCALE < 0.01, the smoke test) shortens every
+# measurement and drops sizes (numbers of readers, transfer sizes), never a
+# configuration: every elevator and setup an experiment has at full size
+# still gets its row, so the smoke test (tests/lab/007) sees each one.
 bench_smoke() { awk -v s="$BENCH_SCALE" 'BEGIN { exit !(s < 0.01) }'; }
 
 . "$LAB_TOP/tests/common/rc"
@@ -68,8 +70,12 @@ bench_note()
 # those named foo-iosched and those with that alias, as cfq.ko).
 bench_schedulers()
 {
+	local s
+
 	_sched_modules >/dev/null
-	_schedulers "$1"
+	s=$(_schedulers "$1")
+	bench_ctx schedulers "$(echo $s)"
+	echo "$s"
 }
 
 # bench_select DEV SCHED: make SCHED DEV's scheduler, or say in a note that

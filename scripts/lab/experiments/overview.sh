@@ -14,14 +14,6 @@ for s in anticipatory cfq; do
 	grep -qw -- "$s" <<<"$scheds" ||
 		bench_note "elevator $s is not available in this kernel: its row is missing"
 done
-if bench_smoke; then
-	# the smallest size (smoke test): the baseline and the newcomer only.
-	# Not cfq: its buffered writer can stall behind readers (see the cfq
-	# experiment's notes), which would leave the disk unusable for the
-	# experiments that share this boot.
-	scheds=$(for s in mq-deadline anticipatory; do grep -qw -- "$s" <<<"$scheds" && echo "$s"; done)
-	bench_note "smallest size: only mq-deadline and anticipatory"
-fi
 size=$(($(cat /sys/block/"$dev"/size) * 512))
 region=$((size / 4))
 bench_plan $(($(echo $scheds | wc -w) * BENCH_RUNS * 2))
