@@ -29,6 +29,10 @@ import sys
 import tempfile
 
 LAB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.path.dirname(os.path.dirname(LAB))
+# what the unit tests read outside scripts/lab (test_simhba_profiles.py):
+# linked into each copy's top, never mutated
+OUTSIDE = ('drivers', 'Documentation')
 
 # (file, text, replacement, what the mutant does)
 MUTANTS = [
@@ -330,6 +334,15 @@ def run_tests(top):
                                '\n'.join(out[-3:]))
 
 
+def copy_lab(src, dst, ignore):
+    """Copy scripts/lab src to dst (.../scripts/lab), and link the files
+    the tests read outside it into the copy's top."""
+    shutil.copytree(src, dst, ignore=ignore)
+    root = os.path.dirname(os.path.dirname(dst))
+    for name in OUTSIDE:
+        os.symlink(os.path.join(TOP, name), os.path.join(root, name))
+
+
 def apply(top, n):
     """Make mutant n in the copy; raise ValueError if it does not apply."""
     name, old, new, _ = MUTANTS[n - 1]
@@ -359,7 +372,7 @@ def main(argv):
     ignore = shutil.ignore_patterns('__pycache__', '*.pyc')
     # scripts/lab inside a copy of the layout: bench.py finds TOP from it
     base = os.path.join(tmp, 'orig', 'scripts', 'lab')
-    shutil.copytree(LAB, base, ignore=ignore)
+    copy_lab(LAB, base, ignore)
     ok, why = run_tests(base)
     if not ok:
         print('the unit tests fail without a mutant: %s' % why)
@@ -368,7 +381,7 @@ def main(argv):
     try:
         for n in which:
             top = os.path.join(tmp, str(n), 'scripts', 'lab')
-            shutil.copytree(base, top, ignore=ignore)
+            copy_lab(base, top, ignore)
             try:
                 apply(top, n)
             except ValueError as ex:
