@@ -17,6 +17,7 @@ from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
+import parsers  # noqa: E402
 
 ROWS = '''
 {"config": {"elevator": "mq-deadline"}, "metrics": {"mbps": 10}}
@@ -33,7 +34,7 @@ ROWS = '''
 class AggregateTest(unittest.TestCase):
     # the runs' means (13, 34) are not their medians (12, 33)
     def setUp(self):
-        self.agg, self.notes = bench.aggregate(bench.parse_rows(ROWS))
+        self.agg, self.notes = bench.aggregate(parsers.parse_rows(ROWS))
 
     def test_median_min_max_per_config(self):
         self.assertEqual([r['config']['elevator'] for r in self.agg],
@@ -53,7 +54,7 @@ class AggregateTest(unittest.TestCase):
         self.assertNotIn((1, 'iops'), r)     # no baseline value
 
     def test_ratio_to_the_matching_baseline(self):
-        agg, _ = bench.aggregate(bench.parse_rows(
+        agg, _ = bench.aggregate(parsers.parse_rows(
             '{"config": {"N": 2, "setup": "base"}, "metrics": {"m": 10}}\n'
             '{"config": {"N": 4, "setup": "base"}, "metrics": {"m": 20}}\n'
             '{"config": {"N": 4, "setup": "bfq"}, "metrics": {"m": 30}}\n'))
@@ -62,7 +63,7 @@ class AggregateTest(unittest.TestCase):
         self.assertAlmostEqual(r[(1, 'm')], 1.0)
 
     def test_baseline_of_0_has_no_ratio(self):
-        agg, _ = bench.aggregate(bench.parse_rows(
+        agg, _ = bench.aggregate(parsers.parse_rows(
             '{"config": {"e": "base"}, "metrics": {"m": 0, "n": 2}}\n'
             '{"config": {"e": "x"}, "metrics": {"m": 3, "n": 3}}\n'))
         self.assertEqual(bench.ratios(agg, ('e', 'base')),
@@ -111,36 +112,36 @@ PROFILE = """
 
 class ParserTest(unittest.TestCase):
     def test_vmstat_drops_the_since_boot_line(self):
-        s = bench.parse_vmstat(VMSTAT)
+        s = parsers.parse_vmstat(VMSTAT)
         self.assertEqual(len(s), 2)
         self.assertEqual(s[0]['bi'], 194611)
         self.assertEqual(s[1]['sy'], 81)
-        self.assertEqual(len(bench.parse_vmstat(VMSTAT, skip_first=False)), 3)
+        self.assertEqual(len(parsers.parse_vmstat(VMSTAT, skip_first=False)), 3)
 
     def test_vmstat_means(self):
-        m = bench.vmstat_means(bench.parse_vmstat(VMSTAT))
+        m = parsers.vmstat_means(parsers.parse_vmstat(VMSTAT))
         self.assertAlmostEqual(m['cs'], 2136.0)
         self.assertAlmostEqual(m['id'], 4.0)
-        self.assertEqual(bench.vmstat_means([]), {})
+        self.assertEqual(parsers.vmstat_means([]), {})
 
     def test_vmstat_garbage(self):
-        self.assertEqual(bench.parse_vmstat('no header\n1 2 3\n'), [])
+        self.assertEqual(parsers.parse_vmstat('no header\n1 2 3\n'), [])
 
     def test_readprofile_sorted_without_total(self):
-        p = bench.parse_readprofile(PROFILE)
+        p = parsers.parse_readprofile(PROFILE)
         self.assertEqual(p[0], ('default_idle', 5470))
         self.assertEqual([f for f, _ in p],
                          ['default_idle', 'schedule', 'bounce_copy_vec'])
-        self.assertEqual(len(bench.parse_readprofile(PROFILE, top=1)), 1)
+        self.assertEqual(len(parsers.parse_readprofile(PROFILE, top=1)), 1)
 
     def test_time(self):
-        self.assertAlmostEqual(bench.parse_time('1m45.300s'), 105.3)
-        self.assertAlmostEqual(bench.parse_time('0m0.830s'), 0.83)
-        self.assertAlmostEqual(bench.parse_time('12.5'), 12.5)
-        self.assertAlmostEqual(bench.parse_time('1h0m1s'), 3601)
-        self.assertRaises(ValueError, bench.parse_time, 'soon')
-        self.assertEqual(bench.fmt_time(105.3), '1m45.300s')
-        self.assertEqual(bench.fmt_time(0.83), '0m0.830s')
+        self.assertAlmostEqual(parsers.parse_time('1m45.300s'), 105.3)
+        self.assertAlmostEqual(parsers.parse_time('0m0.830s'), 0.83)
+        self.assertAlmostEqual(parsers.parse_time('12.5'), 12.5)
+        self.assertAlmostEqual(parsers.parse_time('1h0m1s'), 3601)
+        self.assertRaises(ValueError, parsers.parse_time, 'soon')
+        self.assertEqual(parsers.fmt_time(105.3), '1m45.300s')
+        self.assertEqual(parsers.fmt_time(0.83), '0m0.830s')
 
     def test_good_bad(self):
         base = [279, 281, 281, 279, 278]
@@ -166,25 +167,25 @@ SQL script 2: payment.sql
  - weight: 43 (targets 43.0% of total)
  - 190 transactions (41.8% of total, tps = 68.098985)
 """
-        p = bench.parse_pgbench(text)
+        p = parsers.parse_pgbench(text)
         self.assertAlmostEqual(p['tps'], 149.537252)
         self.assertEqual(p['scripts'], {'new_order.sql': 196,
                                         'payment.sql': 190})
         # the rate pgbench measured, not transactions / requested seconds
         self.assertEqual(p['script_tps'], {'new_order.sql': 65.422548,
                                            'payment.sql': 68.098985})
-        self.assertEqual(bench.parse_pgbench('error'),
+        self.assertEqual(parsers.parse_pgbench('error'),
                          {'scripts': {}, 'script_tps': {}})
 
 
 class RowsTest(unittest.TestCase):
     def test_bad_line_becomes_a_note(self):
-        rows = bench.parse_rows('{"config": {}, "metrics": {}}\n{oops\n')
+        rows = parsers.parse_rows('{"config": {}, "metrics": {}}\n{oops\n')
         self.assertEqual(len(rows), 2)
         self.assertIn('unparsable', rows[1]['note'])
 
     def test_null_metric_and_detail(self):
-        agg, _ = bench.aggregate(bench.parse_rows(
+        agg, _ = bench.aggregate(parsers.parse_rows(
             '{"config": {"a": 1}, "metrics": {"x": null, "y": 2}, '
             '"detail": {"vmstat": []}}\n'
             '{"config": {"a": 1}, "metrics": {"x": 4}}\n'))
@@ -193,7 +194,7 @@ class RowsTest(unittest.TestCase):
 
 
 def agg_of(lines):
-    return bench.aggregate(bench.parse_rows('\n'.join(lines)))[0]
+    return bench.aggregate(parsers.parse_rows('\n'.join(lines)))[0]
 
 
 def anticipatory_table(runs):
@@ -662,7 +663,7 @@ class BlkTimeTest(unittest.TestCase):
     ])
 
     def test_shares(self):
-        t = bench.parse_blk_time(self.TRACE)
+        t = parsers.parse_blk_time(self.TRACE)
         self.assertAlmostEqual(t['busy_s'], 0.5 + 0.5 + 0.5 + 0.25)
         self.assertAlmostEqual(t['kinds']['seq'], 0.5 + 0.25 + 0.05)
         self.assertAlmostEqual(t['kinds']['rand'], 0.25 + 0.5)
@@ -670,13 +671,13 @@ class BlkTimeTest(unittest.TestCase):
         self.assertAlmostEqual(t['pids']['300'], 0.1 + 0.05 + 0.05)
 
     def test_issuer_when_never_queued(self):
-        t = bench.parse_blk_time('1.0 D 42 8\n1.5 C 0 8\n')
+        t = parsers.parse_blk_time('1.0 D 42 8\n1.5 C 0 8\n')
         self.assertEqual(t['pids'], {'42': 0.5})
-        self.assertEqual(bench.parse_blk_time(''),
+        self.assertEqual(parsers.parse_blk_time(''),
                          {'busy_s': 0.0, 'kinds': {}, 'pids': {}})
 
     def test_parse_from_the_guest(self):
-        self.assertIs(bench.PARSERS['blk-time'].__call__('')['kinds'].
+        self.assertIs(parsers.PARSERS['blk-time'].__call__('')['kinds'].
                       __class__, dict)
 
 
@@ -700,11 +701,11 @@ class FioReadP99Test(unittest.TestCase):
         for job in json.loads(self.REAL)['jobs'][:2]:
             one = json.dumps({'jobs': [job]})
             self.assertEqual(
-                bench.fio_read_p99(one)['rd']['p99_ns'],
+                parsers.fio_read_p99(one)['rd']['p99_ns'],
                 job['read']['clat_ns']['percentile']['99.000000'])
 
     def test_jobs_of_one_name_together(self):
-        got = bench.fio_read_p99(self.REAL)
+        got = parsers.fio_read_p99(self.REAL)
         self.assertEqual(got['rd']['reads'], 600)
         self.assertEqual(got['rd']['p99_ns'], 3489792)
         # the writer read nothing: no percentile, not 0
@@ -713,23 +714,23 @@ class FioReadP99Test(unittest.TestCase):
     def test_rule_first_bucket_that_reaches_99_percent(self):
         # 98 fast reads, one at 5 and one at 9: 99 % is reached at 5
         t = fio_doc([('r', {1000: 98, 5000: 1, 9000: 1})])
-        self.assertEqual(bench.fio_read_p99(t)['r']['p99_ns'], 5000)
+        self.assertEqual(parsers.fio_read_p99(t)['r']['p99_ns'], 5000)
         t = fio_doc([('r', {1000: 97, 5000: 1, 9000: 2})])
-        self.assertEqual(bench.fio_read_p99(t)['r']['p99_ns'], 9000)
+        self.assertEqual(parsers.fio_read_p99(t)['r']['p99_ns'], 9000)
         # the buckets in the order of their values, not of the report
         t = fio_doc([('r', {9000: 1, 1000: 99})])
-        self.assertEqual(bench.fio_read_p99(t)['r']['p99_ns'], 1000)
-        self.assertIsNone(bench.percentile({}, 99))
+        self.assertEqual(parsers.fio_read_p99(t)['r']['p99_ns'], 1000)
+        self.assertIsNone(parsers.percentile({}, 99))
 
     def test_buckets_added_across_reports_and_jobs(self):
         # the slow reads are 2 % of one report's reads but 1 % of all:
         # taken per report, p99 would be 9000 in the first
         a = fio_doc([('nb', {1000: 98, 9000: 2})])
         b = fio_doc([('nb', {1000: 100}), ('other', {50: 1})])
-        got = bench.fio_read_p99('fio: {a} message first\n' + a + b)
+        got = parsers.fio_read_p99('fio: {a} message first\n' + a + b)
         self.assertEqual(got['nb'], {'reads': 200, 'p99_ns': 1000})
         self.assertEqual(got['other']['p99_ns'], 50)
-        self.assertEqual(bench.fio_read_p99('no report {'), {})
+        self.assertEqual(parsers.fio_read_p99('no report {'), {})
 
     def test_parse_from_the_guest(self):
         with tempfile.TemporaryDirectory() as d:
@@ -1237,7 +1238,7 @@ class BootPlanTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
 
     def test_spread(self):
-        agg, _ = bench.aggregate(bench.parse_rows(ROWS))
+        agg, _ = bench.aggregate(parsers.parse_rows(ROWS))
         exp = bench.Experiment('t', 'test', [('mbps', 'MB/s'),
                                              ('iops', 'IOPS')])
         sp = bench.spread(agg, exp.columns)
@@ -1248,16 +1249,16 @@ class BootPlanTest(unittest.TestCase):
         self.assertIn('MB/s', text)
         self.assertIn('1.700  (elevator=mq-deadline)', text)
         # keys that are the same in every row do not name a config
-        two, _ = bench.aggregate(bench.parse_rows(
+        two, _ = bench.aggregate(parsers.parse_rows(
             '{"config": {"dev": "sdb", "e": 1}, "metrics": {"mbps": 3}}\n'
             '{"config": {"dev": "sdb", "e": 1}, "metrics": {"mbps": 4}}\n'
             '{"config": {"dev": "sdb", "e": 2}, "metrics": {"mbps": 4}}\n'))
         self.assertIn('(e=1)', '\n'.join(bench.spread_text(exp, two)))
-        one, _ = bench.aggregate(bench.parse_rows(
+        one, _ = bench.aggregate(parsers.parse_rows(
             '{"config": {"e": 1}, "metrics": {"mbps": 3}}'))
         self.assertEqual(bench.spread_text(exp, one), [])
         # a run of 0 has no ratio
-        zero, _ = bench.aggregate(bench.parse_rows(
+        zero, _ = bench.aggregate(parsers.parse_rows(
             '{"config": {"e": 1}, "metrics": {"mbps": 0}}\n'
             '{"config": {"e": 1}, "metrics": {"mbps": 4}}\n'))
         self.assertEqual(bench.spread(zero, exp.columns), {})
@@ -1333,8 +1334,8 @@ SG_SNAPS = (
 
 class SgWindowTest(unittest.TestCase):
     def setUp(self):
-        self.snaps, self.extra = bench.parse_sg_snaps(SG_SNAPS)
-        self.w = bench.sg_window(self.snaps, self.extra)
+        self.snaps, self.extra = parsers.parse_sg_snaps(SG_SNAPS)
+        self.w = parsers.sg_window(self.snaps, self.extra)
 
     def test_parse(self):
         self.assertEqual(len(self.snaps), 3)
@@ -1363,7 +1364,7 @@ class SgWindowTest(unittest.TestCase):
         text = SG_SNAPS.replace('snap 12.00', 'snap 12.50').replace(
             'end 12.02', 'end 12.52')
         self.assertNotEqual(text, SG_SNAPS)
-        w = bench.sg_window(*bench.parse_sg_snaps(text))
+        w = parsers.sg_window(*parsers.parse_sg_snaps(text))
         self.assertEqual(w['window_s'], 2.5)
         self.assertAlmostEqual(w['MBps'], 409600 * 512 / 1e6 / 2.5, places=3)
         self.assertEqual(w['calls_per_s'], 320)
@@ -1390,7 +1391,7 @@ class SgWindowTest(unittest.TestCase):
         # sdb's reader made 800 calls in the window: 1 command per call
         text = SG_SNAPS.replace('proc 42 S %d 430 6' % (460 * 262144),
                                 'proc 42 S %d 430 6' % (860 * 262144))
-        w = bench.sg_window(*bench.parse_sg_snaps(text))
+        w = parsers.sg_window(*parsers.parse_sg_snaps(text))
         self.assertEqual((w['cmds_per_call_min'], w['cmds_per_call_max']),
                          (1.0, 2.0))
         self.assertAlmostEqual(w['cmds_per_call'], 1600 / 1200, places=4)
@@ -1399,31 +1400,31 @@ class SgWindowTest(unittest.TestCase):
         text = SG_SNAPS.replace('proc 42 S %d 430 6' % (460 * 262144),
                                 'proc 42 S - 430 6')
         self.assertNotEqual(text, SG_SNAPS)
-        w = bench.sg_window(*bench.parse_sg_snaps(text))
+        w = parsers.sg_window(*parsers.parse_sg_snaps(text))
         self.assertIsNone(w['calls_per_s'])
         self.assertIsNone(w['dd_cs_per_call'])
         self.assertIsNone(w['cmds_per_call'])
         self.assertEqual(w['cs_per_s'], 1500)
-        w = bench.sg_window(*bench.parse_sg_snaps(
+        w = parsers.sg_window(*parsers.parse_sg_snaps(
             SG_SNAPS.replace('lun sdb 850', 'lun sdb -')))
         self.assertIsNone(w['simhba_cmds_per_call'])
         self.assertEqual(w['cmds_per_call'], 2.0)
         # without the bytes of a call, no call is counted
-        w = bench.sg_window(*bench.parse_sg_snaps(
+        w = parsers.sg_window(*parsers.parse_sg_snaps(
             SG_SNAPS.replace('bs 262144\n', '')))
         self.assertIsNone(w['calls_per_s'])
         self.assertEqual(w['MBps'], self.w['MBps'])
 
     def test_no_window_without_two_snapshots_of_every_reader(self):
         one = SG_SNAPS.replace('proc 41 D', 'proc 41 Z')
-        w = bench.sg_window(*bench.parse_sg_snaps(one))
+        w = parsers.sg_window(*parsers.parse_sg_snaps(one))
         self.assertEqual(set(w.values()), {None, 32})
         gone = SG_SNAPS.replace('proc 41 D %d 420 3' % (450 * 262144),
                                 'proc 41 - - - -')
         self.assertNotEqual(gone, SG_SNAPS)
-        self.assertIsNone(bench.sg_window(
-            *bench.parse_sg_snaps(gone))['MBps'])
-        self.assertIsNone(bench.sg_window([])['MBps'])
+        self.assertIsNone(parsers.sg_window(
+            *parsers.parse_sg_snaps(gone))['MBps'])
+        self.assertIsNone(parsers.sg_window([])['MBps'])
 
     def test_parse_from_the_guest(self):
         with tempfile.NamedTemporaryFile('w', suffix='.snaps') as fh:

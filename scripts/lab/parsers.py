@@ -1,0 +1,428 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The lab's text parsers: what the guest's tools print -> numbers.
+
+  parsers.py KIND FILE...     JSON of the files' text, one after another
+                              (KIND: see PARSERS); bench.py --parse is the
+                              same
+
+The guest's scripts call them through bench_parse (experiments/lib.sh);
+the host uses parse_rows() on the rows the guest wrote.
+"""
+
+import json
+import os
+import re
+import statistics
+import sys
+
+
+VMSTAT_KEYS = ('r', 'b', 'swpd', 'free', 'buff', 'cache', 'si', 'so', 'bi',
+               'bo', 'in', 'cs', 'us', 'sy', 'id', 'wa', 'st', 'gu')
+
+
+def parse_vmstat(text, skip_first=True):
+    """vmstat N output -> list of samples {column: int}.
+
+    The header line names the columns (procps prints 'r b swpd ...'); the
+    first sample is the average since boot and is dropped unless
+    skip_first is False.  Repeated headers are skipped.
+    """
+    cols, samples = None, []
+    for line in text.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == 'r' and 'cs' in f:
+            cols = f
+            continue
+        if cols is None or not all(re.match(r'^-?\d+$', x) for x in f):
+            continue
+        if len(f) != len(cols):
+            continue
+        samples.append({c: int(v) for c, v in zip(cols, f)})
+    return samples[1:] if skip_first else samples
+
+
+def vmstat_means(samples, keys=('bi', 'in', 'cs', 'us', 'sy', 'id')):
+    if not samples:
+        return {}
+    return {k: statistics.mean(s[k] for s in samples)
+            for k in keys if all(k in s for s in samples)}
+
+
+def parse_readprofile(text, top=10):
+    """readprofile output ('ticks function load') -> the top functions.
+
+    Returns [(function, ticks)] sorted by ticks, without the 'total' line
+    and without the idle loop's own line kept out (the seed keeps
+    default_idle: so do we).
+    """
+    out = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) < 2 or not re.match(r'^\d+$', f[0]):
+            continue
+        if f[1] == 'total':
+            continue
+        out.append((f[1], int(f[0])))
+    out.sort(key=lambda x: (-x[1], x[0]))
+    return out[:top]
+
+
+def parse_time(text):
+    """'1m45.300s', '0m0.830s', '12.5' (seconds) -> seconds (float)."""
+    text = text.strip()
+    m = re.match(r'^(?:(\d+)h)?(?:(\d+)m)?([\d.]+)s?$', text)
+    if not m:
+        raise ValueError('not a time: %r' % text)
+    h, mi, s = m.groups()
+    return int(h or 0) * 3600 + int(mi or 0) * 60 + float(s)
+
+
+def fmt_time(sec):
+    """seconds -> '1m45.300s', as bash's time prints it."""
+    m = int(sec // 60)
+    return '%dm%.3fs' % (m, sec - 60 * m)
+
+
+def parse_pgbench(text):
+    """pgbench's report -> {'tps': x, 'scripts': {name: transactions},
+    'script_tps': {name: transactions per second}}.
+
+    A script's tps is pgbench's own: its transactions divided by the
+    duration pgbench measured, not the duration it was asked for."""
+    out = {'scripts': {}, 'script_tps': {}}
+    m = re.search(r'^tps = ([\d.]+)', text, re.M)
+    if m:
+        out['tps'] = float(m.group(1))
+    for m in re.finditer(r'^SQL script \d+: (\S+)\n(?:.*\n)*?'
+                         r' - (\d+) transactions \(.*tps = ([\d.]+)\)',
+                         text, re.M):
+        name = os.path.basename(m.group(1))
+        out['scripts'][name] = int(m.group(2))
+        out['script_tps'][name] = float(m.group(3))
+    return out
+
+
+# The sg-segments sampler (experiments/sg-segments.sh sg_snap): blocks of
+#   snap UPTIME
+#   disk NAME <the 11+ fields of /sys/block/NAME/stat>
+#   lun NAME READS READ_BYTES              (simhba_stats; "-": unreadable)
+#   link HOST DIRECTION mbps N busy_ns N bytes N
+#   proc PID STATE POS VOLUNTARY NONVOLUNTARY DISK ("-": unreadable)
+#   cpu <the jiffies of /proc/stat's cpu line>
+#   ctxt N / intr N
+#   end UPTIME
+# POS is the reader's offset in its input (bytes); before the first block
+# "bs N" (the bytes of one read() call), after the last "max_segs HOST N".
+
+def _int_or_none(x):
+    return int(x) if re.match(r'^\d+$', x) else None
+
+
+def parse_sg_snaps(text):
+    """The sampler's output -> (snapshots, {'bs': bytes per call,
+    'max_segs': {host: most segments in one command}}).
+
+    A snapshot is {'t': mid-point of its two uptime readings, 'disk':
+    {name: [stat fields]}, 'lun': {name: (reads, bytes)}, 'link':
+    {(host, direction): {key: value}}, 'proc': {pid: {'state', 'pos',
+    'vcs', 'nvcs', 'disk'}}, 'cpu': [jiffies], 'ctxt', 'intr'}; a block without
+    its end line is dropped.  Unreadable values are None.
+    """
+    snaps, cur, extra = [], None, {'bs': None, 'max_segs': {}}
+    for line in text.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        k = f[0]
+        if k == 'snap' and len(f) > 1:
+            cur = {'t0': float(f[1]), 'disk': {}, 'lun': {}, 'link': {},
+                   'proc': {}, 'cpu': None, 'ctxt': None, 'intr': None}
+        elif k == 'max_segs' and len(f) == 3:
+            extra['max_segs'][f[1]] = _int_or_none(f[2])
+        elif k == 'bs' and len(f) == 2:
+            extra['bs'] = _int_or_none(f[1])
+        elif cur is None:
+            continue
+        elif k == 'end' and len(f) > 1:
+            cur['t'] = (cur.pop('t0') + float(f[1])) / 2
+            snaps.append(cur)
+            cur = None
+        elif k == 'disk' and len(f) >= 13:
+            cur['disk'][f[1]] = [int(x) for x in f[2:]]
+        elif k == 'lun' and len(f) == 4:
+            cur['lun'][f[1]] = (_int_or_none(f[2]), _int_or_none(f[3]))
+        elif k == 'link' and len(f) >= 4:
+            cur['link'][(f[1], f[2])] = {a: int(b) for a, b in
+                                         zip(f[3::2], f[4::2])
+                                         if re.match(r'^\d+$', b)}
+        elif k == 'proc' and len(f) == 7:
+            cur['proc'][f[1]] = {'state': f[2], 'pos': _int_or_none(f[3]),
+                                 'vcs': _int_or_none(f[4]),
+                                 'nvcs': _int_or_none(f[5]), 'disk': f[6]}
+        elif k == 'cpu':
+            cur['cpu'] = [int(x) for x in f[1:]]
+        elif k in ('ctxt', 'intr') and len(f) == 2:
+            cur[k] = _int_or_none(f[1])
+    return snaps, extra
+
+
+SG_RUNNING = ('R', 'S', 'D')
+
+
+SG_METRICS = ('window_s', 'MBps', 'calls_per_s', 'cmds_per_call',
+              'cmds_per_call_min', 'cmds_per_call_max',
+              'simhba_cmds_per_call', 'kib_per_cmd', 'dd_cs_per_call',
+              'dd_vcs_per_call', 'dd_nvcs_per_call', 'cs_per_s',
+              'sys_cs_per_call', 'in_per_s', 'in_per_call', 'us_pct',
+              'sy_pct', 'id_pct', 'link_MBps', 'link_busy_pct',
+              'link_cap_MBps', 'max_segs_seen')
+
+
+def sg_running(snap):
+    """Every reader of the snapshot still runs (none ended or a zombie)."""
+    return bool(snap['proc']) and all(p['state'] in SG_RUNNING
+                                      for p in snap['proc'].values())
+
+
+def _delta(a, b, get):
+    """Sum over the keys of a of get(b[k]) - get(a[k]); None when a value
+    is missing in either, or a key of a is not in b."""
+    tot = 0
+    if not a:
+        return None
+    for k, va in a.items():
+        if k not in b:
+            return None
+        x, y = get(va), get(b[k])
+        if x is None or y is None:
+            return None
+        tot += y - x
+    return tot
+
+
+def _div(a, b):
+    return a / b if a is not None and b else None
+
+
+def sg_window(snaps, extra=None):
+    """The sg-segments metrics over the window from the first snapshot to
+    the last one at which every reader still runs: {metric: value or None}.
+    A reader's calls are the bytes it read over the bytes of one call
+    (extra['bs']).
+    """
+    out = {m: None for m in SG_METRICS}
+    extra = extra or {}
+    v = list((extra.get('max_segs') or {}).values())
+    if v:
+        out['max_segs_seen'] = None if None in v else max(v)
+    ok = [s for s in snaps if sg_running(s)]
+    if len(ok) < 2 or set(ok[0]['proc']) != set(ok[-1]['proc']):
+        return out
+    a, b = ok[0], ok[-1]
+    t = b['t'] - a['t']
+    if t <= 0:
+        return out
+    out['window_s'] = round(t, 3)
+    sectors = _delta(a['disk'], b['disk'], lambda f: f[2])
+    cmds = _delta(a['disk'], b['disk'], lambda f: f[0])
+    lun = _delta(a['lun'], b['lun'], lambda x: x[0])
+    nbytes = _delta(a['proc'], b['proc'], lambda p: p['pos'])
+    calls = _div(nbytes, extra.get('bs'))
+    vcs = _delta(a['proc'], b['proc'], lambda p: p['vcs'])
+    nvcs = _delta(a['proc'], b['proc'], lambda p: p['nvcs'])
+    ctxt = (b['ctxt'] - a['ctxt'] if None not in (a['ctxt'], b['ctxt'])
+            else None)
+    intr = (b['intr'] - a['intr'] if None not in (a['intr'], b['intr'])
+            else None)
+    out['MBps'] = _div(sectors * 512 / 1e6 if sectors is not None else None,
+                       t)
+    out['calls_per_s'] = _div(calls, t)
+    out['cmds_per_call'] = _div(cmds, calls)
+    # each reader's own: its disk's commands over its calls
+    own = []
+    for pid, p in a['proc'].items():
+        d = p['disk']
+        n = _delta({pid: p}, b['proc'], lambda x: x['pos'])
+        c = _delta({d: a['disk'].get(d)}, b['disk'],
+                   lambda x: x[0] if x else None)
+        own.append(_div(c, _div(n, extra.get('bs'))))
+    if own and None not in own:
+        out['cmds_per_call_min'] = min(own)
+        out['cmds_per_call_max'] = max(own)
+    out['simhba_cmds_per_call'] = _div(lun, calls)
+    out['kib_per_cmd'] = _div(sectors / 2 if sectors is not None else None,
+                              cmds)
+    out['dd_vcs_per_call'] = _div(vcs, calls)
+    out['dd_nvcs_per_call'] = _div(nvcs, calls)
+    out['dd_cs_per_call'] = _div(vcs + nvcs if None not in (vcs, nvcs)
+                                 else None, calls)
+    out['cs_per_s'] = _div(ctxt, t)
+    out['sys_cs_per_call'] = _div(ctxt, calls)
+    out['in_per_s'] = _div(intr, t)
+    out['in_per_call'] = _div(intr, calls)
+    if a['cpu'] and b['cpu'] and len(a['cpu']) >= 8 and \
+            len(a['cpu']) == len(b['cpu']):
+        d = [y - x for x, y in zip(a['cpu'], b['cpu'])]
+        # user nice system idle iowait irq softirq steal [guest...]
+        tot = sum(d[:8])
+        if tot > 0:
+            out['us_pct'] = 100 * (d[0] + d[1]) / tot
+            out['sy_pct'] = 100 * (d[2] + d[5] + d[6]) / tot
+            out['id_pct'] = 100 * (d[3] + d[4]) / tot
+    up = {k: v for k, v in a['link'].items() if k[1] in ('to_host', 'both')}
+    if up:
+        out['link_cap_MBps'] = sum(v.get('mbps', 0) for v in up.values())
+        by = _delta(up, b['link'], lambda v: v.get('bytes'))
+        busy = _delta(up, b['link'], lambda v: v.get('busy_ns'))
+        out['link_MBps'] = _div(by / 1e6 if by is not None else None, t)
+        out['link_busy_pct'] = _div(100 * busy / 1e9 if busy is not None
+                                    else None, t * len(up))
+    for k, v in out.items():
+        if isinstance(v, float):
+            out[k] = round(v, 4)
+    return out
+
+
+def parse_blk_time(text):
+    """Who used the disk's time: blkparse's lines "SECONDS ACTION PID
+    SECTOR" (its -f '%T.%9t %a %p %S\\n', actions Q, D and C), and lines
+    "map PID NAME" naming the processes -> {'busy_s': the time at least one
+    request was at the device, 'kinds': {NAME: seconds}, 'pids': {PID:
+    seconds} for the processes no map line names}.  Each moment the device
+    is busy is shared equally between the requests at it (D to C), and a
+    request's share goes to the process that queued it (the Q of its
+    sector), else to the one that issued it."""
+    names, events = {}, []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[0] == 'map':
+            names[f[1]] = ' '.join(f[2:])
+            continue
+        if len(f) < 4 or f[1] not in ('Q', 'D', 'C'):
+            continue
+        try:
+            t = float(f[0])
+        except ValueError:
+            continue
+        events.append((t, len(events), f[1], f[2], f[3]))
+    events.sort()
+    queued, at_disk, used = {}, {}, {}
+    busy, last = 0.0, None
+    for t, _, act, pid, sector in events:
+        if at_disk and last is not None and t > last:
+            dt = t - last
+            busy += dt
+            for p in at_disk.values():
+                used[p] = used.get(p, 0.0) + dt / len(at_disk)
+        last = t
+        if act == 'Q':
+            queued[sector] = pid
+        elif act == 'D':
+            at_disk[sector] = queued.get(sector, pid)
+        else:
+            at_disk.pop(sector, None)
+    out = {'busy_s': round(busy, 9), 'kinds': {}, 'pids': {}}
+    for p, v in used.items():
+        if p in names:
+            k = names[p]
+            out['kinds'][k] = round(out['kinds'].get(k, 0.0) + v, 9)
+        else:
+            out['pids'][p] = round(v, 9)
+    return out
+
+
+def fio_reports(text):
+    """The JSON documents of fio reports, one after another in text; what
+    is not JSON (fio's own messages, which it can write into its output
+    file before the report) is skipped."""
+    dec, docs, i = json.JSONDecoder(), [], text.find('{')
+    while i >= 0:
+        try:
+            doc, end = dec.raw_decode(text, i)
+        except ValueError:
+            i = text.find('{', i + 1)
+            continue
+        if isinstance(doc, dict):
+            docs.append(doc)
+        i = text.find('{', end)
+    return docs
+
+
+def percentile(bins, pct):
+    """fio's percentile of a latency histogram {value: count}: the first
+    value (in order) at which pct % of the count is reached; None when
+    the histogram is empty."""
+    total = sum(bins.values())
+    if not total:
+        return None
+    seen = 0
+    for v in sorted(bins):
+        seen += bins[v]
+        if seen >= pct / 100.0 * total:
+            return v
+    return None
+
+
+def fio_read_p99(text):
+    """fio reports (--output-format=json+, as many as there are, one after
+    another) -> {job name: {'reads': N, 'p99_ns': the 99th percentile of
+    the read completion latency}}, over the latency buckets of every job
+    of that name in every report added up.  A job name none of whose jobs
+    read has p99_ns None."""
+    bins = {}
+    for doc in fio_reports(text):
+        for job in doc.get('jobs', []):
+            b = bins.setdefault(job.get('jobname'), {})
+            clat = job.get('read', {}).get('clat_ns', {})
+            for v, n in (clat.get('bins') or {}).items():
+                b[int(v)] = b.get(int(v), 0) + n
+    return {name: {'reads': sum(b.values()), 'p99_ns': percentile(b, 99)}
+            for name, b in bins.items()}
+
+
+PARSERS = {
+    'vmstat': lambda t: parse_vmstat(t),
+    'readprofile': lambda t: parse_readprofile(t, 10),
+    'time': lambda t: parse_time(t),
+    'pgbench': lambda t: parse_pgbench(t),
+    'sg-window': lambda t: sg_window(*parse_sg_snaps(t)),
+    'blk-time': lambda t: parse_blk_time(t),
+    'fio-read-p99': lambda t: fio_read_p99(t),
+}
+
+
+def parse_rows(text):
+    """JSON lines -> rows; a line that is not JSON becomes a note."""
+    rows = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            rows.append({'note': 'unparsable row from the guest: %s'
+                         % line[:200]})
+    return rows
+
+
+def run_parse(argv, prog='bench.py --parse'):
+    """KIND FILE...: the parser's JSON of the files' text, one after
+    another."""
+    if len(argv) < 2 or argv[0] not in PARSERS:
+        sys.stderr.write('usage: %s %s FILE...\n'
+                         % (prog, '|'.join(sorted(PARSERS))))
+        return 2
+    text = ''
+    for f in argv[1:]:
+        with open(f) as fh:
+            text += fh.read()
+    print(json.dumps(PARSERS[argv[0]](text)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(run_parse(sys.argv[1:], 'parsers.py'))
