@@ -39,6 +39,8 @@ import time
 import figures
 from parsers import fmt_time, parse_rows, run_parse
 from seeds import SEED_001, SEED_002_SETUPS, seed_001, seed_002  # noqa: F401
+from stats import (aggregate, at_least, decimals_for, good_bad, median_of,
+                   ratio_verdict, ratios, spread, verdict, within)
 
 LAB = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(LAB))
@@ -194,25 +196,6 @@ def clock_name(accel, shift):
     return '%s (the host\'s wall clock)' % accel
 
 
-def spread(agg, columns):
-    """metric -> (max/min of the runs, config) for the config where the
-    runs of that metric differ most; only metrics with 2 runs or more,
-    and only where the smallest run is above 0."""
-    out = {}
-    for m, _ in columns:
-        worst = None
-        for r in agg:
-            v = r['runs'].get(m, [])
-            if len(v) < 2 or min(v) <= 0:
-                continue
-            x = max(v) / min(v)
-            if worst is None or x > worst[0]:
-                worst = (x, r['config'])
-        if worst:
-            out[m] = worst
-    return out
-
-
 def spread_text(exp, agg):
     """One line per headline metric: the largest max/min of the runs."""
     sp = spread(agg, exp.columns)
@@ -234,82 +217,7 @@ def spread_text(exp, agg):
     return text
 
 
-# --- turning rows into numbers --------------------------------------------
-
-def good_bad(base_runs, runs, factor=0.8):
-    """The seed 004 rule: bad when any run is below factor x base median."""
-    if not base_runs or not runs:
-        return None
-    limit = factor * statistics.median(base_runs)
-    return 'bad' if any(r < limit for r in runs) else 'good'
-
-
-def config_key(config):
-    return json.dumps(config, sort_keys=True)
-
-
-def aggregate(rows):
-    """Group rows by config; each metric -> median, min, max and runs.
-
-    Returns (list of {"config", "metrics", "runs"[, "details"]}, notes) in
-    the order the configs first appeared.  A metric that is null in a row
-    (could not be measured) is left out of that row.
-    """
-    order, groups, notes = [], {}, []
-    for row in rows:
-        if 'note' in row:
-            if row['note'] not in notes:
-                notes.append(row['note'])
-            continue
-        k = config_key(row['config'])
-        if k not in groups:
-            order.append(k)
-            groups[k] = {'config': row['config'], 'values': {},
-                         'details': []}
-        for m, v in row.get('metrics', {}).items():
-            if v is None:
-                continue
-            groups[k]['values'].setdefault(m, []).append(float(v))
-        if 'detail' in row:
-            groups[k]['details'].append(row['detail'])
-    out = []
-    for k in order:
-        g = groups[k]
-        metrics = {m: {'median': statistics.median(v), 'min': min(v),
-                       'max': max(v)} for m, v in g['values'].items()}
-        r = {'config': g['config'], 'metrics': metrics, 'runs': g['values']}
-        if g['details']:
-            r['details'] = g['details']
-        out.append(r)
-    return out, notes
-
-
-def ratios(agg, baseline):
-    """metric -> ratio of each row's median to the baseline row's median.
-
-    The baseline row of a row is the one with config key = value that
-    shares the most other config values with it (ioc-random: the same N;
-    dbt2: the same table and dma_bits), the first such on a tie.
-    """
-    if not baseline:
-        return {}
-    key, value = baseline
-    base = [r for r in agg if r['config'].get(key) == value]
-    if not base:
-        return {}
-    out = {}
-    for i, r in enumerate(agg):
-        def shared(b):
-            return sum(1 for k, v in r['config'].items()
-                       if k != key and b['config'].get(k) == v)
-        best = max(shared(b) for b in base)
-        b0 = [b for b in base if shared(b) == best][0]
-        for m, s in r['metrics'].items():
-            b = b0['metrics'].get(m, {}).get('median')
-            if b:
-                out[(i, m)] = s['median'] / b
-    return out
-
+# --- tables -----------------------------------------------------------------
 
 def fmt(v):
     if v is None:
@@ -332,11 +240,6 @@ def render(head, lines, left=1):
                              for j, (x, w) in enumerate(zip(c, widths))))
     text.append(rule)
     return text
-
-
-def median_of(r, m):
-    s = r['metrics'].get(m)
-    return s['median'] if s else None
 
 
 def table(exp, agg, notes):
@@ -598,13 +501,6 @@ def elevator_median(rows, elevator, metric):
     return v[0] if v else None
 
 
-def ratio_verdict(a, b, want):
-    """verdict(a / b, want), or 'no data' without either."""
-    if a is None or not b:
-        return 'no data'
-    return verdict(a / b, want)
-
-
 def weight_shares(agg):
     """The weights workload: [(weight, share measured or None, the
     weight's share of the weights)], by weight."""
@@ -613,14 +509,6 @@ def weight_shares(agg):
     tot = sum(r['config']['weight'] for r in rows)
     return sorted((r['config']['weight'], median_of(r, 'share'),
                    r['config']['weight'] / tot) for r in rows)
-
-
-def within(x, tol):
-    """'1.034x met' when 1 - tol <= x <= 1 + tol, else 'NOT met', with
-    the decimals (at least 3) that show the verdict."""
-    lo, hi = 1 - tol, 1 + tol
-    d = max(decimals_for(x, lo, 3), decimals_for(hi, x, 3))
-    return '%.*fx %s' % (d, x, 'met' if lo <= x <= hi else 'NOT met')
 
 
 def cfq_goals(agg):
@@ -855,23 +743,6 @@ ANTIC_GOALS = [
 ]
 
 
-def decimals_for(a, b, least):
-    """The decimals (at least `least`) it takes for a and b, printed, to
-    compare as the measured figures do: a >= b, or not."""
-    d = least
-    while d < 12 and (round(a, d) >= round(b, d)) != (a >= b):
-        d += 1
-    return d
-
-
-def verdict(x, want):
-    """'1.23x met' / '0.998x NOT met': the ratio printed with as many
-    decimals (at least 2) as it takes for the printed figure to sit on the
-    same side of the goal as the measured one."""
-    return '%.*fx %s' % (decimals_for(x, want, 2), x,
-                         'met' if x >= want else 'NOT met')
-
-
 ANTIC_WALL = ('  (null_blk by the wall clock, noisy under TCG: not the '
               'goal)')
 
@@ -899,16 +770,6 @@ def antic_goals(exp, agg):
         out.append(('%s >= bfq' % m.replace('_MBps', ' readers'),
                     at_least(a, b)))
     return out
-
-
-def at_least(a, b):
-    """'52.4 vs 36.7 met' / 'NOT met': a >= b, the two printed with the
-    decimals (at least 1) that show the verdict; 'no data' without
-    either."""
-    if a is None or b is None:
-        return 'no data'
-    d = decimals_for(a, b, 1)
-    return '%.*f vs %.*f %s' % (d, a, d, b, 'met' if a >= b else 'NOT met')
 
 
 # each workload's throughput and the read latency p99 beside it: (label,

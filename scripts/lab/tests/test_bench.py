@@ -17,6 +17,7 @@ from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
+import stats  # noqa: E402
 import parsers  # noqa: E402
 
 ROWS = '''
@@ -34,7 +35,7 @@ ROWS = '''
 class AggregateTest(unittest.TestCase):
     # the runs' means (13, 34) are not their medians (12, 33)
     def setUp(self):
-        self.agg, self.notes = bench.aggregate(parsers.parse_rows(ROWS))
+        self.agg, self.notes = stats.aggregate(parsers.parse_rows(ROWS))
 
     def test_median_min_max_per_config(self):
         self.assertEqual([r['config']['elevator'] for r in self.agg],
@@ -48,29 +49,29 @@ class AggregateTest(unittest.TestCase):
         self.assertEqual(self.notes, ['simhba is not available'])
 
     def test_ratio_to_baseline(self):
-        r = bench.ratios(self.agg, ('elevator', 'mq-deadline'))
+        r = stats.ratios(self.agg, ('elevator', 'mq-deadline'))
         self.assertAlmostEqual(r[(1, 'mbps')], 33.0 / 12.0)
         self.assertAlmostEqual(r[(0, 'mbps')], 1.0)
         self.assertNotIn((1, 'iops'), r)     # no baseline value
 
     def test_ratio_to_the_matching_baseline(self):
-        agg, _ = bench.aggregate(parsers.parse_rows(
+        agg, _ = stats.aggregate(parsers.parse_rows(
             '{"config": {"N": 2, "setup": "base"}, "metrics": {"m": 10}}\n'
             '{"config": {"N": 4, "setup": "base"}, "metrics": {"m": 20}}\n'
             '{"config": {"N": 4, "setup": "bfq"}, "metrics": {"m": 30}}\n'))
-        r = bench.ratios(agg, ('setup', 'base'))
+        r = stats.ratios(agg, ('setup', 'base'))
         self.assertAlmostEqual(r[(2, 'm')], 1.5)
         self.assertAlmostEqual(r[(1, 'm')], 1.0)
 
     def test_baseline_of_0_has_no_ratio(self):
-        agg, _ = bench.aggregate(parsers.parse_rows(
+        agg, _ = stats.aggregate(parsers.parse_rows(
             '{"config": {"e": "base"}, "metrics": {"m": 0, "n": 2}}\n'
             '{"config": {"e": "x"}, "metrics": {"m": 3, "n": 3}}\n'))
-        self.assertEqual(bench.ratios(agg, ('e', 'base')),
+        self.assertEqual(stats.ratios(agg, ('e', 'base')),
                          {(0, 'n'): 1.0, (1, 'n'): 1.5})
 
     def test_no_baseline_row(self):
-        self.assertEqual(bench.ratios(self.agg, ('elevator', 'cfq')), {})
+        self.assertEqual(stats.ratios(self.agg, ('elevator', 'cfq')), {})
 
     def test_table(self):
         exp = bench.Experiment('t', 'test', [('mbps', 'MB/s')],
@@ -145,17 +146,17 @@ class ParserTest(unittest.TestCase):
 
     def test_good_bad(self):
         base = [279, 281, 281, 279, 278]
-        self.assertEqual(bench.good_bad(base, [278, 278, 113, 69.2, 75.6]),
+        self.assertEqual(stats.good_bad(base, [278, 278, 113, 69.2, 75.6]),
                          'bad')
-        self.assertEqual(bench.good_bad(base, [279, 270, 250, 260, 275]),
+        self.assertEqual(stats.good_bad(base, [279, 270, 250, 260, 275]),
                          'good')
         # the limit is 0.8 x the base median (279): 223.2
-        self.assertEqual(bench.good_bad(base, [223.3]), 'good')
-        self.assertEqual(bench.good_bad(base, [223.1]), 'bad')
-        self.assertIsNone(bench.good_bad([], [1]))
+        self.assertEqual(stats.good_bad(base, [223.3]), 'good')
+        self.assertEqual(stats.good_bad(base, [223.1]), 'bad')
+        self.assertIsNone(stats.good_bad([], [1]))
         # below the limit, not at it
-        self.assertEqual(bench.good_bad([100, 100, 100], [80.0]), 'good')
-        self.assertEqual(bench.good_bad([100, 100, 100], [79.99]), 'bad')
+        self.assertEqual(stats.good_bad([100, 100, 100], [80.0]), 'good')
+        self.assertEqual(stats.good_bad([100, 100, 100], [79.99]), 'bad')
 
     def test_pgbench(self):
         text = """tps = 149.537252 (without initial connection time)
@@ -185,7 +186,7 @@ class RowsTest(unittest.TestCase):
         self.assertIn('unparsable', rows[1]['note'])
 
     def test_null_metric_and_detail(self):
-        agg, _ = bench.aggregate(parsers.parse_rows(
+        agg, _ = stats.aggregate(parsers.parse_rows(
             '{"config": {"a": 1}, "metrics": {"x": null, "y": 2}, '
             '"detail": {"vmstat": []}}\n'
             '{"config": {"a": 1}, "metrics": {"x": 4}}\n'))
@@ -194,7 +195,7 @@ class RowsTest(unittest.TestCase):
 
 
 def agg_of(lines):
-    return bench.aggregate(parsers.parse_rows('\n'.join(lines)))[0]
+    return stats.aggregate(parsers.parse_rows('\n'.join(lines)))[0]
 
 
 def anticipatory_table(runs):
@@ -338,12 +339,12 @@ class SeedTableTest(unittest.TestCase):
         self.assertNotIn('wall clock)', t)
 
     def test_verdict_printed_on_its_side_of_the_goal(self):
-        self.assertEqual(bench.verdict(0.998, 1.0), '0.998x NOT met')
-        self.assertEqual(bench.verdict(0.99996, 1.0), '0.99996x NOT met')
-        self.assertEqual(bench.verdict(1.0, 1.0), '1.00x met')
-        self.assertEqual(bench.verdict(4.996, 5.0), '4.996x NOT met')
-        self.assertEqual(bench.verdict(5.004, 5.0), '5.00x met')
-        self.assertEqual(bench.verdict(0.5, 0.97), '0.50x NOT met')
+        self.assertEqual(stats.verdict(0.998, 1.0), '0.998x NOT met')
+        self.assertEqual(stats.verdict(0.99996, 1.0), '0.99996x NOT met')
+        self.assertEqual(stats.verdict(1.0, 1.0), '1.00x met')
+        self.assertEqual(stats.verdict(4.996, 5.0), '4.996x NOT met')
+        self.assertEqual(stats.verdict(5.004, 5.0), '5.00x met')
+        self.assertEqual(stats.verdict(0.5, 0.97), '0.50x NOT met')
 
     def test_plot_data_missing_is_no_bar(self):
         rows = ['{"config": {"elevator": "a"}, "metrics": '
@@ -465,9 +466,9 @@ class CfqGoalTest(unittest.TestCase):
                       '10%', dict(g))
 
     def test_within_bounds_included(self):
-        self.assertEqual(bench.within(0.9, 0.1), '0.900x met')
-        self.assertEqual(bench.within(1.1, 0.1), '1.100x met')
-        self.assertEqual(bench.within(0.8999, 0.1), '0.8999x NOT met')
+        self.assertEqual(stats.within(0.9, 0.1), '0.900x met')
+        self.assertEqual(stats.within(1.1, 0.1), '1.100x met')
+        self.assertEqual(stats.within(0.8999, 0.1), '0.8999x NOT met')
 
     def test_weight_share_just_outside(self):
         g = bench.cfq_goals(rows_json(self.weights(
@@ -1238,10 +1239,10 @@ class BootPlanTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
 
     def test_spread(self):
-        agg, _ = bench.aggregate(parsers.parse_rows(ROWS))
+        agg, _ = stats.aggregate(parsers.parse_rows(ROWS))
         exp = bench.Experiment('t', 'test', [('mbps', 'MB/s'),
                                              ('iops', 'IOPS')])
-        sp = bench.spread(agg, exp.columns)
+        sp = stats.spread(agg, exp.columns)
         self.assertAlmostEqual(sp['mbps'][0], 1.7)     # 17 / 10
         self.assertEqual(sp['mbps'][1], {'elevator': 'mq-deadline'})
         self.assertNotIn('iops', sp)                   # one run only
@@ -1249,19 +1250,19 @@ class BootPlanTest(unittest.TestCase):
         self.assertIn('MB/s', text)
         self.assertIn('1.700  (elevator=mq-deadline)', text)
         # keys that are the same in every row do not name a config
-        two, _ = bench.aggregate(parsers.parse_rows(
+        two, _ = stats.aggregate(parsers.parse_rows(
             '{"config": {"dev": "sdb", "e": 1}, "metrics": {"mbps": 3}}\n'
             '{"config": {"dev": "sdb", "e": 1}, "metrics": {"mbps": 4}}\n'
             '{"config": {"dev": "sdb", "e": 2}, "metrics": {"mbps": 4}}\n'))
         self.assertIn('(e=1)', '\n'.join(bench.spread_text(exp, two)))
-        one, _ = bench.aggregate(parsers.parse_rows(
+        one, _ = stats.aggregate(parsers.parse_rows(
             '{"config": {"e": 1}, "metrics": {"mbps": 3}}'))
         self.assertEqual(bench.spread_text(exp, one), [])
         # a run of 0 has no ratio
-        zero, _ = bench.aggregate(parsers.parse_rows(
+        zero, _ = stats.aggregate(parsers.parse_rows(
             '{"config": {"e": 1}, "metrics": {"mbps": 0}}\n'
             '{"config": {"e": 1}, "metrics": {"mbps": 4}}\n'))
-        self.assertEqual(bench.spread(zero, exp.columns), {})
+        self.assertEqual(stats.spread(zero, exp.columns), {})
 
     def test_run_eta(self):
         prog = {'done_min': 0.0, 'left_min': 10.0}
