@@ -17,6 +17,7 @@ from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
+import kernels  # noqa: E402
 import stats  # noqa: E402
 import parsers  # noqa: E402
 
@@ -1273,23 +1274,23 @@ class BootPlanTest(unittest.TestCase):
                          ', about 10 min left in the run')
 
     def test_kernels_env(self):
-        self.assertIsNone(bench.wanted_kernels({}))
+        self.assertIsNone(kernels.wanted_kernels({}))
         # make test's list of variants is not a bench request
-        self.assertIsNone(bench.wanted_kernels({'KERNELS': 'default debug'}))
-        self.assertEqual(bench.wanted_kernels({'BENCH_KERNELS': 'base,full'}),
+        self.assertIsNone(kernels.wanted_kernels({'KERNELS': 'default debug'}))
+        self.assertEqual(kernels.wanted_kernels({'BENCH_KERNELS': 'base,full'}),
                          ['base', 'full'])
 
     def test_kernels_file(self):
-        k = bench.read_kernels()
+        k = kernels.read_kernels()
         self.assertIn('base', k)
         self.assertIn('full', k)
-        env, problem = bench.kernel_env('nosuch', k, {})
+        env, problem = kernels.kernel_env('nosuch', k, {})
         self.assertIsNone(env)
         self.assertIn('unknown', problem)
-        self.assertEqual(bench.kernel_entry('series-2', k)['build'],
+        self.assertEqual(kernels.kernel_entry('series-2', k)['build'],
                          'series:2')
-        self.assertIsNone(bench.kernel_entry('series-x', k))
-        env, problem = bench.kernel_env('series-99', k, {})
+        self.assertIsNone(kernels.kernel_entry('series-x', k))
+        env, problem = kernels.kernel_env('series-99', k, {})
         self.assertIsNone(env)
         self.assertIn('build-prefix.sh 99', problem)
 
