@@ -17,6 +17,7 @@ from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
+import runner  # noqa: E402
 import kernels  # noqa: E402
 import stats  # noqa: E402
 import parsers  # noqa: E402
@@ -876,22 +877,22 @@ class RunBootTest(unittest.TestCase):
             with open(os.path.join(self.dir, name), 'w') as fh:
                 fh.write(text)
         fake = FakeBoot(lines, rc)
-        handlers = [bench.signal.getsignal(x) for x in
-                    (bench.signal.SIGTERM, bench.signal.SIGINT)]
+        handlers = [runner.signal.getsignal(x) for x in
+                    (runner.signal.SIGTERM, runner.signal.SIGINT)]
         out = io.StringIO()
-        with mock.patch.object(bench.subprocess, 'Popen', fake), \
+        with mock.patch.object(runner.subprocess, 'Popen', fake), \
                 redirect_stdout(out):
-            got = bench.run_boot(boot, self.dir, **kw)
+            got = runner.run_boot(boot, self.dir, **kw)
         # the handlers that stop the guest are only there while it runs
-        self.assertEqual([bench.signal.getsignal(x) for x in
-                          (bench.signal.SIGTERM, bench.signal.SIGINT)],
+        self.assertEqual([runner.signal.getsignal(x) for x in
+                          (runner.signal.SIGTERM, runner.signal.SIGINT)],
                          handlers)
         self.assertEqual(len(fake.calls), 1)
         return got, fake.calls[0], out.getvalue()
 
     def test_parts_command_timeout_and_files(self):
         e = bench.BY_NAME['anticipatory']
-        boot, = bench.plan_boots([e], None)
+        boot, = runner.plan_boots([e], None)
         prog = {'started': 0, 'total': 2, 'done_min': 0.0, 'left_min': 10.0}
         (rc, kernel, res), (cmd, env), out = self.run_boot(
             boot, CONSOLE, 124,
@@ -902,7 +903,7 @@ class RunBootTest(unittest.TestCase):
             runs=2, scale=0.5, envx={'BUILD': 'b'}, t0=0, prog=prog,
             shift=3, seed=7)
         # 10 guest minutes, 2 runs, 2^3 ns per instruction; 2 parts
-        self.assertEqual(cmd, [os.path.join(bench.LAB, 'boot.sh'), '-m',
+        self.assertEqual(cmd, [os.path.join(runner.LAB, 'boot.sh'), '-m',
                                '2048', '-c', '2', '-t',
                                str(10 * 60 * 2 * 8 + 120 + 2 * 60), '-o',
                                self.dir, '--', 'scripts/lab/experiments/run',
@@ -935,9 +936,9 @@ class RunBootTest(unittest.TestCase):
                  'bench: step 3/4 c\n', 'bench: end overview status 0\n']
         clock = iter([100, 100, 101, 111, 121, 200])
         out = io.StringIO()
-        with mock.patch.object(bench.time, 'time', lambda: next(clock)), \
+        with mock.patch.object(runner.time, 'time', lambda: next(clock)), \
                 redirect_stdout(out):
-            bench.watch_boot(FakeBoot(lines, 0)([], env={}), [(e, e.parts[0])],
+            runner.watch_boot(FakeBoot(lines, 0)([], env={}), [(e, e.parts[0])],
                              self.dir, None, 90, 40,
                              {'started': 0, 'total': 2, 'done_min': 15.0,
                               'left_min': 30.0})
@@ -951,7 +952,7 @@ class RunBootTest(unittest.TestCase):
         self.assertIn('overview: finished in 100 s (status 0)', out)
 
     def test_kernel_configuration_and_command_line(self):
-        boot, = bench.plan_boots([bench.BY_NAME['raid0-dd']], ['base'],
+        boot, = runner.plan_boots([bench.BY_NAME['raid0-dd']], ['base'],
                                  'tcg')
         (rc, kernel, res), (cmd, env), _ = self.run_boot(
             boot, ['bench: begin raid0-dd\n'], 0,
@@ -981,7 +982,7 @@ class RunBootTest(unittest.TestCase):
                                  'metrics': {}}, {'note': 'n'}])
         self.assertEqual(list(rows[0]['config']), ['kernel', 'run'])
         self.assertEqual(st, '1')
-        boot, = bench.plan_boots([bench.BY_NAME['dbt2']], None)
+        boot, = runner.plan_boots([bench.BY_NAME['dbt2']], None)
         _, (cmd, _), _ = self.run_boot(
             boot, [], 0, {}, runs=1, scale=1, envx={}, t0=0,
             prog={'started': 0, 'total': 1, 'done_min': 0.0,
@@ -1010,12 +1011,12 @@ class MainTest(unittest.TestCase):
 
     def fake_run_boot(self, boot, guest, runs, scale, envx, t0, prog,
                       shift, seed):
-        self.boots.append((boot[0], [bench.part_id(e, p) for e, p in
+        self.boots.append((boot[0], [runner.part_id(e, p) for e, p in
                                      boot[4]], runs, scale, envx, shift,
                            seed))
         res = []
         for e, p in boot[4]:
-            rows, st, ctx = self.guest.get(bench.part_id(e, p),
+            rows, st, ctx = self.guest.get(runner.part_id(e, p),
                                            ([], None, {}))
             rows = [dict(r) for r in rows]
             if boot[0]:
@@ -1157,15 +1158,15 @@ class BootPlanTest(unittest.TestCase):
     def test_grouping(self):
         exps = [bench.BY_NAME[n] for n in ('overview', 'raid0-dd', 'dbt2',
                                             'bs-sweep')]
-        boots = bench.plan_boots(exps, None, 'tcg')
+        boots = runner.plan_boots(exps, None, 'tcg')
         self.assertEqual([[e.name for e, _ in b[4]] for b in boots],
                          [['overview', 'raid0-dd', 'bs-sweep'], ['dbt2']])
         # on the default clock, bs-sweep and dbt2 stay on TCG
-        boots = bench.plan_boots(exps, None)
+        boots = runner.plan_boots(exps, None)
         self.assertEqual([(b[3], [e.name for e, _ in b[4]]) for b in boots],
                          [('icount', ['overview', 'raid0-dd']),
                           ('tcg', ['dbt2']), ('tcg', ['bs-sweep'])])
-        boots = bench.plan_boots(exps, ['base', 'full'], 'tcg')
+        boots = runner.plan_boots(exps, ['base', 'full'], 'tcg')
         self.assertEqual([(b[0], [e.name for e, _ in b[4]]) for b in boots],
                          [(None, ['overview', 'bs-sweep']),
                           ('base', ['raid0-dd']), ('full', ['raid0-dd']),
@@ -1175,27 +1176,27 @@ class BootPlanTest(unittest.TestCase):
         # anticipatory runs on 2 vCPUs, the overview on one; on the
         # default clock (icount) both parts of anticipatory share a boot
         exps = [bench.BY_NAME[n] for n in ('overview', 'anticipatory')]
-        boots = bench.plan_boots(exps, None)
-        self.assertEqual([(b[3], b[5], [bench.part_id(e, p) for e, p in b[4]])
+        boots = runner.plan_boots(exps, None)
+        self.assertEqual([(b[3], b[5], [runner.part_id(e, p) for e, p in b[4]])
                           for b in boots],
                          [('icount', 1, ['overview']),
                           ('icount', 2, ['anticipatory:disk',
                                          'anticipatory:overhead'])])
         # LAB_ACCEL=tcg: the overhead part still boots with icount
-        boots = bench.plan_boots(exps, None, 'tcg')
-        self.assertEqual([(b[3], b[5], [bench.part_id(e, p) for e, p in b[4]])
+        boots = runner.plan_boots(exps, None, 'tcg')
+        self.assertEqual([(b[3], b[5], [runner.part_id(e, p) for e, p in b[4]])
                           for b in boots],
                          [('tcg', 1, ['overview']),
                           ('tcg', 2, ['anticipatory:disk']),
                           ('icount', 2, ['anticipatory:overhead'])])
 
     def test_timeout_scale(self):
-        self.assertEqual(bench.timeout_scale({}), 1.0)
-        self.assertEqual(bench.timeout_scale({'BENCH_TIMEOUT_SCALE': '3'}),
+        self.assertEqual(runner.timeout_scale({}), 1.0)
+        self.assertEqual(runner.timeout_scale({'BENCH_TIMEOUT_SCALE': '3'}),
                          3.0)
         for bad in ('0.5', 'x', '101'):
             with self.assertRaises(ValueError):
-                bench.timeout_scale({'BENCH_TIMEOUT_SCALE': bad})
+                runner.timeout_scale({'BENCH_TIMEOUT_SCALE': bad})
 
     def test_only_workloads(self):
         self.assertEqual(bench.only_workloads({}), [])
@@ -1207,24 +1208,24 @@ class BootPlanTest(unittest.TestCase):
                 bench.only_workloads({'BENCH_ONLY': bad})
 
     def test_lab_clock(self):
-        self.assertEqual(bench.lab_clock({}), ('icount', 0, 1))
-        self.assertEqual(bench.lab_clock({'LAB_ACCEL': 'tcg',
+        self.assertEqual(runner.lab_clock({}), ('icount', 0, 1))
+        self.assertEqual(runner.lab_clock({'LAB_ACCEL': 'tcg',
                                           'LAB_ICOUNT_SHIFT': '1',
                                           'BENCH_SEED': '7'}),
                          ('tcg', 1, 7))
-        self.assertEqual(bench.lab_clock({'LAB_ACCEL': 'auto'})[0], 'auto')
-        self.assertEqual(bench.lab_clock({'LAB_ICOUNT_SHIFT': '10'})[1], 10)
-        self.assertEqual(bench.icount_sleep({}), 'off')
+        self.assertEqual(runner.lab_clock({'LAB_ACCEL': 'auto'})[0], 'auto')
+        self.assertEqual(runner.lab_clock({'LAB_ICOUNT_SHIFT': '10'})[1], 10)
+        self.assertEqual(runner.icount_sleep({}), 'off')
         with self.assertRaises(ValueError):
-            bench.icount_sleep({'LAB_ICOUNT_SLEEP': 'maybe'})
-        self.assertIn('sleep=on', bench.lab_line(
+            runner.icount_sleep({'LAB_ICOUNT_SLEEP': 'maybe'})
+        self.assertIn('sleep=on', runner.lab_line(
             {'parts': [{'part': None, 'accel': 'icount', 'cpus': 1}],
              'seed': 1, 'icount_shift': 0, 'icount_sleep': 'on'}))
         for env in ({'LAB_ACCEL': 'bogus'}, {'LAB_ICOUNT_SHIFT': 'auto'},
                     {'LAB_ICOUNT_SHIFT': '-1'}, {'LAB_ICOUNT_SHIFT': '11'},
                     {'LAB_ICOUNT_SHIFT': '0.5'}, {'BENCH_SEED': 'x'}):
             with self.assertRaises(ValueError) as cm:
-                bench.lab_clock(env)
+                runner.lab_clock(env)
             self.assertIn(list(env)[0] + '=', str(cm.exception))
 
     def test_bad_shift_runs_nothing(self):
@@ -1267,10 +1268,10 @@ class BootPlanTest(unittest.TestCase):
 
     def test_run_eta(self):
         prog = {'done_min': 0.0, 'left_min': 10.0}
-        self.assertEqual(bench.run_eta(prog, 100, 0), '')
+        self.assertEqual(runner.run_eta(prog, 100, 0), '')
         # 5 nominal minutes took 300 s: 10 more take about 10 min
         prog = {'done_min': 5.0, 'left_min': 10.0}
-        self.assertEqual(bench.run_eta(prog, 300, 0),
+        self.assertEqual(runner.run_eta(prog, 300, 0),
                          ', about 10 min left in the run')
 
     def test_kernels_env(self):

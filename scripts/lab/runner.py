@@ -1,0 +1,285 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Booting the lab's guests for bench.py: the clock a guest runs on
+(LAB_ACCEL, LAB_ICOUNT_SHIFT, BENCH_SEED), the boots an experiment list
+needs (plan_boots()), and one boot run and watched to its end
+(run_boot(), watch_boot()) with the progress and the time left."""
+
+import os
+import re
+import signal
+import subprocess
+import time
+
+from labpaths import LAB, TOP
+from parsers import parse_rows
+
+# make bench boots its guests with an instruction-counted clock unless
+# LAB_ACCEL says otherwise (see Documentation/block/blk26-lab.rst).
+DEFAULT_ACCEL = 'icount'
+ACCELS = ('icount', 'tcg', 'auto', 'kvm')
+# QEMU's -icount shift=N: 2^N ns of guest time per instruction, N <= 10
+MAX_ICOUNT_SHIFT = 10
+# the seed of fio's and pgbench's random numbers, and of QEMU's (-seed)
+DEFAULT_SEED = 1
+
+
+def lab_clock(env):
+    """(accel, icount shift, seed) from LAB_ACCEL, LAB_ICOUNT_SHIFT and
+    BENCH_SEED, or raise ValueError with a message for the user."""
+    accel = env.get('LAB_ACCEL') or DEFAULT_ACCEL
+    if accel not in ACCELS:
+        raise ValueError('LAB_ACCEL=%s: use %s (default %s)'
+                         % (accel, ', '.join(ACCELS), DEFAULT_ACCEL))
+    shift = env.get('LAB_ICOUNT_SHIFT', '')
+    if shift == '':
+        shift = 0
+    elif re.match(r'^[0-9]+$', shift) and int(shift) <= MAX_ICOUNT_SHIFT:
+        shift = int(shift)
+    else:
+        raise ValueError(
+            'LAB_ICOUNT_SHIFT=%s: use an integer from 0 to %d (2^N ns per '
+            'guest instruction: 0 is the fastest CPU the instruction-counted '
+            'clock offers, 1 GIPS; "auto" follows the host\'s speed and is '
+            'not repeatable)' % (shift, MAX_ICOUNT_SHIFT))
+    seed = env.get('BENCH_SEED', '')
+    if seed == '':
+        seed = DEFAULT_SEED
+    elif re.match(r'^[0-9]{1,9}$', seed):
+        seed = int(seed)
+    else:
+        raise ValueError('BENCH_SEED=%s: use a non-negative integer' % seed)
+    return accel, shift, seed
+
+
+def icount_sleep(env):
+    """LAB_ICOUNT_SLEEP (experimental, boot.sh): off (default), or on, an
+    idle guest's clock following the host's."""
+    v = env.get('LAB_ICOUNT_SLEEP') or 'off'
+    if v not in ('on', 'off'):
+        raise ValueError('LAB_ICOUNT_SLEEP=%s: use on or off' % v)
+    return v
+
+
+def timeout_scale(env):
+    """BENCH_TIMEOUT_SCALE: how many times its usual timeout a guest gets
+    (default 1, at most 100).  The usual one assumes a guest runs about as
+    fast as the host's clock; on a loaded host a guest on the
+    instruction-counted clock runs slower, which moves the wall time it
+    takes, not its figures."""
+    v = env.get('BENCH_TIMEOUT_SCALE') or '1'
+    try:
+        f = float(v)
+    except ValueError:
+        f = 0.0
+    if not 1 <= f <= 100:
+        raise ValueError('BENCH_TIMEOUT_SCALE=%s: use a number from 1 to 100'
+                         % v)
+    return f
+
+
+def boot_accel(e, p, default):
+    """The accelerator a part's boot uses: the part's, else the lab's
+    (LAB_ACCEL), except that an experiment that cannot run on the
+    instruction-counted clock runs under TCG instead."""
+    if p.accel:
+        return p.accel
+    if default == 'icount' and e.no_icount:
+        return 'tcg'
+    return default
+
+
+def boot_cpus(e, p):
+    return p.cpus or e.cpus
+
+
+def clock_name(accel, shift):
+    """What a table says about the clock its numbers were measured by."""
+    if accel == 'icount':
+        return 'icount shift=%d (%g ns per instruction)' % (shift, 2 ** shift)
+    if accel == 'auto':
+        return 'auto (KVM if it boots, else TCG: the host\'s wall clock)'
+    return '%s (the host\'s wall clock)' % accel
+
+
+def lab_doc(boots, shift, seed):
+    """The JSON "lab" object: per part, the accelerator and vCPUs; the
+    icount shift when a part ran on that clock; the seeds."""
+    doc = {'parts': boots, 'seed': seed, 'fio_randseed': seed,
+           'pgbench_random_seed': seed, 'qemu_seed': seed}
+    if any(b['accel'] == 'icount' for b in boots):
+        doc['icount_shift'] = shift
+    return doc
+
+
+def lab_line(doc):
+    """The clock line printed above a table."""
+    parts = []
+    for b in doc['parts']:
+        what = clock_name(b['accel'], doc.get('icount_shift', 0))
+        if b['accel'] == 'icount' and doc.get('icount_sleep') == 'on':
+            what += ', sleep=on' 
+        parts.append('%s%s, %d vCPU' % (b['part'] + ': ' if b['part'] else '',
+                                        what, b['cpus']))
+    return '%s; seed %d' % ('; '.join(parts) or 'no boot', doc['seed'])
+
+
+def git_describe():
+    try:
+        return subprocess.run(['git', '-C', TOP, 'describe', '--always',
+                               '--dirty'], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return 'unknown'
+
+
+def part_id(e, p):
+    """What the guest calls a part: NAME, or NAME:PART."""
+    return e.name if p.name is None else '%s:%s' % (e.name, p.name)
+
+
+def plan_boots(exps, kernels, accel=DEFAULT_ACCEL):
+    """Group the experiments' parts into boots: one per (kernel
+    configuration, memory, command line, accelerator, vCPUs).
+    Returns [(kname, mem, append, accel, [(exp, part)], cpus)]."""
+    boots, index = [], {}
+    for e in exps:
+        for p in e.parts:
+            a, c = boot_accel(e, p, accel), boot_cpus(e, p)
+            for k in (kernels if e.kernels and kernels else [None]):
+                key = (k, e.mem, e.append, a, c)
+                if key not in index:
+                    index[key] = len(boots)
+                    boots.append((k, e.mem, e.append, a, [], c))
+                boots[index[key]][4].append((e, p))
+    return boots
+
+
+def run_boot(boot, guest, runs, scale, envx, t0, prog, shift=0, seed=1):
+    kname, mem, append, accel, items, cpus = boot
+    env = dict(os.environ, BENCH_RUNS=str(runs), BENCH_SCALE=str(scale),
+               BENCH_SEED=str(seed), LAB_SEED=str(seed), LAB_QUIET='',
+               **envx)
+    if kname:
+        env['BENCH_KERNEL_NAME'] = kname
+    env['LAB_ACCEL'] = accel
+    env['LAB_ICOUNT_SHIFT'] = str(shift)
+    minutes = sum(p.minutes for _, p in items)
+    # a guest minute takes 2^shift times the instructions' time
+    tmo = int((int(minutes * 60 * max(1.0, scale) * runs * (2 ** shift)) +
+               120 + 60 * len(items)) * timeout_scale(env))
+    cmd = [os.path.join(LAB, 'boot.sh'), '-m', str(mem), '-c', str(cpus),
+           '-t', str(tmo), '-o', guest]
+    if append:
+        cmd += ['-a', append]
+    ids = [part_id(e, p) for e, p in items]
+    cmd += ['--', 'scripts/lab/experiments/run', ','.join(ids)]
+    start = time.time()
+    print('[bench] booting for %s%s (%d MB, %d CPU%s, %s, timeout %d s)'
+          % (', '.join(ids),
+             ' on kernel configuration %s' % kname if kname else '', mem,
+             cpus, ', ' + append if append else '',
+             clock_name(accel, shift), tmo), flush=True)
+    proc = subprocess.Popen(cmd, cwd=TOP, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True,
+                            errors='replace', start_new_session=True)
+
+    def stop(signum, frame):
+        # take the guest (QEMU under boot.sh's timeout) down with us
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except OSError:
+            pass
+        raise SystemExit(128 + signum)
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT,
+                                               signal.SIGHUP)}
+    try:
+        return watch_boot(proc, items, guest, kname, start, t0, prog)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def run_eta(prog, now, t0):
+    """', about N min left in the run', from the time the finished
+    experiments took against their nominal minutes."""
+    if not prog['done_min'] or prog['left_min'] <= 0:
+        return ''
+    rate = (now - t0) / prog['done_min']
+    return ', about %d min left in the run' % max(
+        1, round(rate * prog['left_min'] / 60))
+
+
+def watch_boot(proc, items, guest, kname, start, t0, prog):
+    minutes = {part_id(e, p): p.minutes for e, p in items}
+    plan, cur, kernel = 0, '?', 'unknown'
+    cur_start = start
+    for line in proc.stdout:
+        if line.startswith('[lab]'):
+            print(line.rstrip(), flush=True)
+        km = re.search(r'Linux version (\S+)', line)
+        if km:
+            kernel = km.group(1)
+        m = re.search(r'bench: (.*)', line)
+        if not m:
+            continue
+        msg = m.group(1)
+        pm = re.match(r'plan (\d+)', msg)
+        sm = re.match(r'step (\d+)/(\d+) (.*)', msg)
+        bm = re.match(r'begin (\S+)', msg)
+        em = re.match(r'end (\S+) status (\d+)', msg)
+        now = time.time()
+        if bm:
+            cur, plan, cur_start = bm.group(1), 0, now
+            prog['started'] += 1
+            print('[bench] %s: started (experiment %d of %d, %d s into the '
+                  'run%s)' % (cur, prog['started'], prog['total'], now - t0,
+                              run_eta(prog, now, t0)), flush=True)
+        elif em:
+            m = minutes.get(em.group(1))
+            if m is not None:
+                prog['done_min'] += m
+                prog['left_min'] -= m
+            print('[bench] %s: finished in %d s (status %s)'
+                  % (em.group(1), now - cur_start, em.group(2)), flush=True)
+        elif pm:
+            plan = int(pm.group(1))
+        elif sm:
+            done = int(sm.group(1)) - 1
+            el = now - cur_start
+            eta = ''
+            if done > 0 and plan:
+                eta = ', about %d s left in it' % (el / done * (plan - done))
+            print('[bench] %s [%s/%s, %d s, %d s total%s] %s'
+                  % (cur, sm.group(1), sm.group(2), el, now - t0, eta,
+                     sm.group(3)), flush=True)
+        else:
+            print('[bench] %s: %s' % (cur, msg), flush=True)
+    rc = proc.wait()
+    res = []
+    for e, part in items:
+        # the guest's files: NAME.rows, or NAME.PART.rows for a part
+        stem = os.path.join(guest, part_id(e, part).replace(':', '.'))
+        rows = []
+        p = stem + '.rows'
+        if os.path.exists(p):
+            with open(p) as fh:
+                rows = parse_rows(fh.read())
+        st = None
+        sp = stem + '.status'
+        if os.path.exists(sp):
+            with open(sp) as fh:
+                st = fh.read().strip()
+        ctx = {}
+        cp = stem + '.ctx'
+        if os.path.exists(cp):
+            with open(cp) as fh:
+                for line in fh:
+                    if '=' in line:
+                        k, v = line.rstrip('\n').split('=', 1)
+                        ctx[k] = v
+        if kname:
+            for r in rows:
+                if 'config' in r:
+                    r['config'] = dict({'kernel': kname}, **r['config'])
+        res.append((e, part, rows, st, ctx))
+    return rc, kernel, res
