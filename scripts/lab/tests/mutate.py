@@ -70,33 +70,33 @@ MUTANTS = [
     ('stats.py', "            if v is None:\n                continue\n",
      "            if v is None:\n                v = 0\n",
      'aggregate: a null metric counts as 0'),
-    ('bench.py', "row += [s[x] if s else ''", "row += [s[x] if s else 0",
+    ('report.py', "row += [s[x] if s else ''", "row += [s[x] if s else 0",
      'write_csv: missing as 0'),
-    ('bench.py', "vals.append('%s' % s['median'] if s else 'NaN')",
+    ('report.py', "vals.append('%s' % s['median'] if s else 'NaN')",
      "vals.append('%s' % s['median'] if s else '0')",
      'plot_data: missing as 0'),
-    ('bench.py', "                cells.append('-')\n",
+    ('report.py', "                cells.append('-')\n",
      "                cells.append('0')\n", 'table: missing as 0'),
     # dropped or swapped columns
-    ('bench.py', "for x in ('median', 'min', 'max')]",
+    ('report.py', "for x in ('median', 'min', 'max')]",
      "for x in ('median', 'max', 'min')]", 'write_csv: min and max swapped'),
-    ('bench.py', "metrics += [m for m in r['metrics'] if m not in metrics]",
+    ('report.py', "metrics += [m for m in r['metrics'] if m not in metrics]",
      "metrics = [m for m in r['metrics']]",
      'write_csv: only the last row\'s metrics'),
-    ('bench.py', "if any(m in r['metrics'] for r in rows)]",
+    ('report.py', "if any(m in r['metrics'] for r in rows)]",
      "if all(m in r['metrics'] for r in rows)]",
      'plotted_columns: a column some row lacks is dropped'),
-    ('bench.py', "for i, (_, h) in enumerate(plotted_columns(exp, rows)))",
+    ('report.py', "for i, (_, h) in enumerate(plotted_columns(exp, rows)))",
      "for i, (_, h) in enumerate(exp.columns))",
      'plot: titles of columns that are not in the data'),
-    ('bench.py', "using %d:xtic(1) title '%s'\" % (dat, i + 2, h)",
+    ('report.py', "using %d:xtic(1) title '%s'\" % (dat, i + 2, h)",
      "using %d:xtic(1) title '%s'\" % (dat, i + 1, h)",
      'plot: each title on the column before its own'),
-    ('bench.py', "rows = [r for r in agg if any(m in r['metrics'] "
+    ('report.py', "rows = [r for r in agg if any(m in r['metrics'] "
      "for m, _ in exp.columns)]",
      "rows = [r for r in agg if all(m in r['metrics'] "
      "for m, _ in exp.columns)]", 'plot: a row missing a column is dropped'),
-    ('bench.py', "                         'gnuplot-nox\\n' % e)\n"
+    ('report.py', "                         'gnuplot-nox\\n' % e)\n"
      "        return False\n",
      "                         'gnuplot-nox\\n' % e)\n"
      "        return True\n", 'plot: a failed gnuplot counts as a plot'),
@@ -188,7 +188,7 @@ MUTANTS = [
     ('parsers.py', "out.sort(key=lambda x: (-x[1], x[0]))",
      "out.sort(key=lambda x: (x[1], x[0]))",
      'parse_readprofile: the least loaded first'),
-    ('bench.py', "                                if k not in same)))",
+    ('report.py', "                                if k not in same)))",
      "                                if k in same)))",
      'spread_text: names the config by the keys all rows share'),
     # issue 13 (cfq): goals, tables, the blktrace shares

@@ -17,6 +17,7 @@ from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
+import report  # noqa: E402
 import runner  # noqa: E402
 import kernels  # noqa: E402
 import stats  # noqa: E402
@@ -78,13 +79,13 @@ class AggregateTest(unittest.TestCase):
     def test_table(self):
         exp = bench.Experiment('t', 'test', [('mbps', 'MB/s')],
                                baseline=('elevator', 'mq-deadline'))
-        text = bench.table(exp, self.agg, self.notes)
+        text = report.table(exp, self.agg, self.notes)
         self.assertIn('12.0 (10.0-17.0)', text)
         self.assertIn('2.75', text)
         self.assertIn('note: simhba is not available', text)
         # bfq's iops was measured, mq-deadline's was not: "-", not 0
         exp = bench.Experiment('t', 'test', [('iops', 'IOPS')])
-        lines = bench.table(exp, self.agg, []).splitlines()
+        lines = report.table(exp, self.agg, []).splitlines()
         self.assertRegex(lines[3], r'^mq-deadline\s+-$')
         self.assertRegex(lines[4], r'^bfq\s+5\.00$')
 
@@ -354,7 +355,7 @@ class SeedTableTest(unittest.TestCase):
                 '{"config": {"elevator": "b"}, "metrics": '
                 '{"total_MBps": 7}}']
         e = bench.BY_NAME['anticipatory']
-        lines = bench.plot_data(e, agg_of(rows)).splitlines()
+        lines = report.plot_data(e, agg_of(rows)).splitlines()
         # the columns no row has are left out: gnuplot fails on an
         # all-NaN column
         self.assertEqual(lines, ['"a" 2.5 NaN', '"b" NaN 7.0'])
@@ -759,7 +760,7 @@ class ReportFilesTest(unittest.TestCase):
 
     def test_write_csv(self):
         path = os.path.join(self.dir, 't.csv')
-        bench.write_csv(path, self.agg)
+        report.write_csv(path, self.agg)
         with open(path, newline='') as fh:
             rows = list(csv.reader(fh))
         self.assertEqual(rows[0], ['e', 'dev', 'x_median', 'x_min', 'x_max',
@@ -785,9 +786,9 @@ class ReportFilesTest(unittest.TestCase):
                 seen['data'] = fh.read()
             return run(argv)
         err = io.StringIO()
-        with mock.patch.object(bench.subprocess, 'run', fake), \
+        with mock.patch.object(report.subprocess, 'run', fake), \
                 redirect_stderr(err):
-            ok = bench.plot(FILE_EXP, self.agg,
+            ok = report.plot(FILE_EXP, self.agg,
                             os.path.join(self.dir, 't.png'))
         return ok, seen, err.getvalue()
 
@@ -822,14 +823,14 @@ class ReportFilesTest(unittest.TestCase):
             self.assertEqual(os.listdir(self.dir), [])
 
     def test_plot_nothing_measured(self):
-        self.assertFalse(bench.plot(bench.Experiment('t', 't', [('q', 'Q')]),
+        self.assertFalse(report.plot(bench.Experiment('t', 't', [('q', 'Q')]),
                                     self.agg, os.path.join(self.dir, 't.png')))
         self.assertEqual(os.listdir(self.dir), [])
 
     @unittest.skipUnless(shutil.which('gnuplot'), 'no gnuplot')
     def test_plot_png(self):
         png = os.path.join(self.dir, 't.png')
-        self.assertTrue(bench.plot(FILE_EXP, self.agg, png))
+        self.assertTrue(report.plot(FILE_EXP, self.agg, png))
         with open(png, 'rb') as fh:
             self.assertEqual(fh.read(4), b'\x89PNG')
         self.assertEqual(os.listdir(self.dir), ['t.png'])
@@ -1248,7 +1249,7 @@ class BootPlanTest(unittest.TestCase):
         self.assertAlmostEqual(sp['mbps'][0], 1.7)     # 17 / 10
         self.assertEqual(sp['mbps'][1], {'elevator': 'mq-deadline'})
         self.assertNotIn('iops', sp)                   # one run only
-        text = '\n'.join(bench.spread_text(exp, agg))
+        text = '\n'.join(report.spread_text(exp, agg))
         self.assertIn('MB/s', text)
         self.assertIn('1.700  (elevator=mq-deadline)', text)
         # keys that are the same in every row do not name a config
@@ -1256,10 +1257,10 @@ class BootPlanTest(unittest.TestCase):
             '{"config": {"dev": "sdb", "e": 1}, "metrics": {"mbps": 3}}\n'
             '{"config": {"dev": "sdb", "e": 1}, "metrics": {"mbps": 4}}\n'
             '{"config": {"dev": "sdb", "e": 2}, "metrics": {"mbps": 4}}\n'))
-        self.assertIn('(e=1)', '\n'.join(bench.spread_text(exp, two)))
+        self.assertIn('(e=1)', '\n'.join(report.spread_text(exp, two)))
         one, _ = stats.aggregate(parsers.parse_rows(
             '{"config": {"e": 1}, "metrics": {"mbps": 3}}'))
-        self.assertEqual(bench.spread_text(exp, one), [])
+        self.assertEqual(report.spread_text(exp, one), [])
         # a run of 0 has no ratio
         zero, _ = stats.aggregate(parsers.parse_rows(
             '{"config": {"e": 1}, "metrics": {"mbps": 0}}\n'
