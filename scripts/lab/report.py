@@ -217,3 +217,34 @@ def experiment_text(e, doc, base, plotted):
                                              ' %s.png' % base if plotted
                                              else ''))
     return '\n'.join(text)
+
+
+def goal_verdicts(e, doc):
+    """The experiment's pass/fail lines for the report page (its goals
+    function, experiments/NAME.py); [] for an experiment without a
+    goal."""
+    return e.goals(e, doc.get('rows') or []) if e.goals else []
+
+
+def print_report(outdir, run_id, done):
+    """Draw each experiment's figure, print its tables, and write the
+    run's report page.  done: [(experiment, its JSON document)]."""
+    peers = {e.name: doc for e, doc in done}
+    sections = []
+    for e, doc in done:
+        base = os.path.join(outdir, e.name)
+        plotted, caption = draw_figure(e, doc, run_id, base + '.png', peers)
+        text = experiment_text(e, doc, base, plotted)
+        print()
+        print(text)
+        sections.append({'name': e.name, 'doc': dict(doc,
+                                                     description=e.desc),
+                         'text': text, 'verdicts': goal_verdicts(e, doc),
+                         'png': base + '.png' if plotted else None,
+                         'caption': caption,
+                         'files': [e.name + '.json', e.name + '.csv'] +
+                         ([e.name + '.png'] if plotted else [])})
+    page = figures.write_report(outdir, run_id, sections)
+    print()
+    print('[bench] report: %s' % page)
+    return page

@@ -147,3 +147,13 @@ def at_least(a, b):
         return 'no data'
     d = decimals_for(a, b, 1)
     return '%.*f vs %.*f %s' % (d, a, d, b, 'met' if a >= b else 'NOT met')
+
+
+def workload_rows(agg, workload):
+    return [r for r in agg if r['config'].get('workload') == workload]
+
+
+def elevator_median(rows, elevator, metric):
+    v = [median_of(r, metric) for r in rows
+         if r['config'].get('elevator') == elevator]
+    return v[0] if v else None

@@ -17,11 +17,14 @@ from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
+import experiment  # noqa: E402
+import kernels  # noqa: E402
+import parsers  # noqa: E402
 import report  # noqa: E402
 import runner  # noqa: E402
-import kernels  # noqa: E402
+import seeds  # noqa: E402
 import stats  # noqa: E402
-import parsers  # noqa: E402
+from experiments import cfq, dbt2, ioc_random  # noqa: E402
 
 ROWS = '''
 {"config": {"elevator": "mq-deadline"}, "metrics": {"mbps": 10}}
@@ -77,14 +80,14 @@ class AggregateTest(unittest.TestCase):
         self.assertEqual(stats.ratios(self.agg, ('elevator', 'cfq')), {})
 
     def test_table(self):
-        exp = bench.Experiment('t', 'test', [('mbps', 'MB/s')],
+        exp = experiment.Experiment('t', 'test', [('mbps', 'MB/s')],
                                baseline=('elevator', 'mq-deadline'))
         text = report.table(exp, self.agg, self.notes)
         self.assertIn('12.0 (10.0-17.0)', text)
         self.assertIn('2.75', text)
         self.assertIn('note: simhba is not available', text)
         # bfq's iops was measured, mq-deadline's was not: "-", not 0
-        exp = bench.Experiment('t', 'test', [('iops', 'IOPS')])
+        exp = experiment.Experiment('t', 'test', [('iops', 'IOPS')])
         lines = report.table(exp, self.agg, []).splitlines()
         self.assertRegex(lines[3], r'^mq-deadline\s+-$')
         self.assertRegex(lines[4], r'^bfq\s+5\.00$')
@@ -279,11 +282,11 @@ class SeedTableTest(unittest.TestCase):
                             r'missing\s+-\s+missing\s+-')
 
     def test_seed_001(self):
-        s = bench.seed_001(32)
+        s = seeds.seed_001(32)
         self.assertAlmostEqual(s['MBps'], 172660.2 * 1.024 / 1000)
         self.assertAlmostEqual(s['in_per_s'], 2367.4)
         self.assertAlmostEqual(s['sys_cs_per_call'], 3521 / (172660.2 / 256))
-        self.assertEqual(bench.seed_001(128), {})
+        self.assertEqual(seeds.seed_001(128), {})
 
     def test_dbt2(self):
         rows = ['{"config": {"table": "stp", "elevator": "mq-deadline", '
@@ -372,7 +375,7 @@ FILE_ROWS = [
     '{"config": {"e": "b", "dev": "sdb"}, "metrics": {"x": 4}}',
     '{"config": {"e": "c"}, "metrics": {"w": 1}}',
 ]
-FILE_EXP = bench.Experiment('t', 'test', [('x', 'X MB/s'), ('z', 'Z'),
+FILE_EXP = experiment.Experiment('t', 'test', [('x', 'X MB/s'), ('z', 'Z'),
                                           ('y', 'Y')])
 
 
@@ -429,7 +432,7 @@ class IocGoalTest(unittest.TestCase):
         self.assertRegex(t, r'N=8: .*missing \(ioc idle not measured\)')
 
     def test_goal_without_base(self):
-        g = bench.ioc_goals(rows_json([({'N': 2, 'setup': 'ioc idle'},
+        g = ioc_random.ioc_goals(rows_json([({'N': 2, 'setup': 'ioc idle'},
                                         {'MBps': 5})]))
         self.assertEqual(g[0][1], 'missing (base not measured)')
 
@@ -437,7 +440,7 @@ class IocGoalTest(unittest.TestCase):
         doc = {'rows': rows_json([({'N': 2, 'setup': su}, {'MBps': v})
                                   for su, v in (('base', 10),
                                                 ('ioc idle', 9.5))])}
-        self.assertEqual(bench.goal_verdicts(bench.BY_NAME['ioc-random'],
+        self.assertEqual(report.goal_verdicts(bench.BY_NAME['ioc-random'],
                                              doc),
                          ['N=2: ioc idle >= 0.9x base (seed 002: 0.53x): '
                           '0.95x met'])
@@ -450,7 +453,7 @@ class CfqGoalTest(unittest.TestCase):
                                                shares)]
 
     def test_striped_goal_from_its_rows_only(self):
-        g = goals(bench.cfq_goals(rows_json(STRIPED + [
+        g = goals(cfq.cfq_goals(rows_json(STRIPED + [
             ({'workload': 'readers+writer', 'elevator': 'mq-deadline'},
              {'MBps': 1.0})])))
         self.assertEqual(g['striped LUN, N=2: ioc idle >= 0.9x base '
@@ -460,7 +463,7 @@ class CfqGoalTest(unittest.TestCase):
 
     def test_weight_shares_within_ten_percent(self):
         # weight shares 1/15, 2/15, 4/15, 8/15
-        g = bench.cfq_goals(rows_json(self.weights(
+        g = cfq.cfq_goals(rows_json(self.weights(
             [0.9 / 15, 2.2 / 15, 3.5 / 15, 8.4 / 15])))
         v = [x for w, x in g if w.startswith('weight ')]
         self.assertEqual(v, ['0.900x met', '1.100x met', '0.875x NOT met',
@@ -474,7 +477,7 @@ class CfqGoalTest(unittest.TestCase):
         self.assertEqual(stats.within(0.8999, 0.1), '0.8999x NOT met')
 
     def test_weight_share_just_outside(self):
-        g = bench.cfq_goals(rows_json(self.weights(
+        g = cfq.cfq_goals(rows_json(self.weights(
             [0.8999 / 15, 2.2001 / 15, None, 8 / 15])))
         v = [x for w, x in g if w.startswith('weight ')]
         self.assertEqual(v, ['0.8999x NOT met', '1.10005x NOT met',
@@ -488,7 +491,7 @@ class CfqGoalTest(unittest.TestCase):
         def nb(e, k):
             return ({'workload': 'null_blk', 'elevator': e},
                     {'nullblk_kiops': k})
-        g = goals(bench.cfq_goals(rows_json([
+        g = goals(cfq.cfq_goals(rows_json([
             mixed('mq-deadline', 4.0, 60.0), mixed('cfq', 12.0, 56.9),
             mixed('bfq', 12.5, 58), nb('mq-deadline', 100), nb('cfq', 90)])))
         self.assertEqual(g["2 readers' MB/s with a buffered writer >= 3x "
@@ -501,7 +504,7 @@ class CfqGoalTest(unittest.TestCase):
                            'mq-deadline (icount)'], '0.90x met')
 
     def test_nothing_measured_is_said(self):
-        g = bench.cfq_goals([])
+        g = cfq.cfq_goals([])
         # goals 1-4, then goal 7: N=64, N=256 and the cost
         self.assertEqual(len(g), 9)
         for what, v in g:
@@ -541,7 +544,7 @@ class CfqGoalTest(unittest.TestCase):
 
     def test_report_verdicts(self):
         doc = {'rows': rows_json(STRIPED)}
-        v = bench.goal_verdicts(bench.BY_NAME['cfq'], doc)
+        v = report.goal_verdicts(bench.BY_NAME['cfq'], doc)
         self.assertIn('striped LUN, N=2: ioc idle >= 0.9x base (seed 002: '
                       '0.53x): 0.90x met', v)
         # N=2 and N=4, then the 8 goals measured elsewhere, said missing
@@ -561,7 +564,7 @@ def cost(n, e, us):
 
 class CfqScaleTest(unittest.TestCase):
     def test_served_within_the_round(self):
-        g = goals(bench.cfq_goals(rows_json([
+        g = goals(cfq.cfq_goals(rows_json([
             scale(16, 16, 300.0), scale(64, 63, 200.0, 1024.0),
             scale(256, 256, 4096.5, 4096.0)])))
         what = ('scale, N=%d random readers: all served, max latency <= '
@@ -575,7 +578,7 @@ class CfqScaleTest(unittest.TestCase):
                          '4096 ms NOT met')
 
     def test_missing_values_and_n(self):
-        g = goals(bench.cfq_goals(rows_json([scale(64, None, None)])))
+        g = goals(cfq.cfq_goals(rows_json([scale(64, None, None)])))
         what = ('scale, N=%d random readers: all served, max latency <= '
                 'round')
         self.assertEqual(g[what % 64], 'missing')
@@ -585,15 +588,15 @@ class CfqScaleTest(unittest.TestCase):
     def test_cost_growth(self):
         what = ('scale cost: cfq us per request, most / fewest processes '
                 '<= 1.1x')
-        g = goals(bench.cfq_goals(rows_json([
+        g = goals(cfq.cfq_goals(rows_json([
             cost(16, 'cfq', 10.0), cost(64, 'cfq', 10.5),
             cost(256, 'cfq', 11.0), cost(256, 'mq-deadline', 5.0)])))
         self.assertEqual(g[what], 'N=256/N=16 1.10x met')
-        g = goals(bench.cfq_goals(rows_json([
+        g = goals(cfq.cfq_goals(rows_json([
             cost(16, 'cfq', 10.0), cost(256, 'cfq', 11.0001)])))
         self.assertEqual(g[what], 'N=256/N=16 1.10001x NOT met')
         # a value missing leaves the N out; one N is not a curve
-        g = goals(bench.cfq_goals(rows_json([
+        g = goals(cfq.cfq_goals(rows_json([
             cost(16, 'cfq', 10.0), cost(256, 'cfq', None),
             cost(256, 'mq-deadline', 5.0)])))
         self.assertEqual(g[what], 'missing (not measured at 2 N)')
@@ -625,10 +628,10 @@ class Dbt2GoalTest(unittest.TestCase):
         agg = rows_json([self.stp('mq-deadline', 2000, 64),
                          self.stp('mq-deadline', 1000),
                          self.stp('cfq', 969.9)])
-        self.assertEqual(bench.dbt2_goal(agg)[1], '0.9699x NOT met')
+        self.assertEqual(dbt2.dbt2_goal(agg)[1], '0.9699x NOT met')
         agg = rows_json([self.stp('mq-deadline', 1000),
                          self.stp('cfq', 970)])
-        self.assertEqual(bench.dbt2_goal(agg),
+        self.assertEqual(dbt2.dbt2_goal(agg),
                          ('cfq NOTPM >= 0.97x mq-deadline (dma_bits=32)',
                           '0.97x met'))
         e = bench.BY_NAME['dbt2']
@@ -637,7 +640,7 @@ class Dbt2GoalTest(unittest.TestCase):
 
     def test_missing(self):
         agg = rows_json([self.stp('mq-deadline', 1000)])
-        self.assertEqual(bench.dbt2_goal(agg)[1],
+        self.assertEqual(dbt2.dbt2_goal(agg)[1],
                          'missing (cfq not measured)')
 
 
@@ -823,7 +826,7 @@ class ReportFilesTest(unittest.TestCase):
             self.assertEqual(os.listdir(self.dir), [])
 
     def test_plot_nothing_measured(self):
-        self.assertFalse(report.plot(bench.Experiment('t', 't', [('q', 'Q')]),
+        self.assertFalse(report.plot(experiment.Experiment('t', 't', [('q', 'Q')]),
                                     self.agg, os.path.join(self.dir, 't.png')))
         self.assertEqual(os.listdir(self.dir), [])
 
@@ -1035,7 +1038,7 @@ class MainTest(unittest.TestCase):
         out, err = io.StringIO(), io.StringIO()
         with mock.patch.dict(os.environ), \
                 mock.patch.object(bench, 'run_boot', self.fake_run_boot), \
-                mock.patch.object(bench, 'draw_figure', self.fake_draw), \
+                mock.patch.object(report, 'draw_figure', self.fake_draw), \
                 redirect_stdout(out), redirect_stderr(err):
             for k in BENCH_ENV:
                 os.environ.pop(k, None)
@@ -1200,13 +1203,13 @@ class BootPlanTest(unittest.TestCase):
                 runner.timeout_scale({'BENCH_TIMEOUT_SCALE': bad})
 
     def test_only_workloads(self):
-        self.assertEqual(bench.only_workloads({}), [])
-        self.assertEqual(bench.only_workloads({'BENCH_ONLY': 'weights,readers'}),
+        self.assertEqual(cfq.only_workloads({}), [])
+        self.assertEqual(cfq.only_workloads({'BENCH_ONLY': 'weights,readers'}),
                          ['weights', 'readers'])
         # a typo is refused before any boot, and says what it knows
         for bad in ('weight', 'weights,', 'scale cost', 'all'):
             with self.assertRaisesRegex(ValueError, 'not a workload.*striped'):
-                bench.only_workloads({'BENCH_ONLY': bad})
+                cfq.only_workloads({'BENCH_ONLY': bad})
 
     def test_lab_clock(self):
         self.assertEqual(runner.lab_clock({}), ('icount', 0, 1))
@@ -1243,7 +1246,7 @@ class BootPlanTest(unittest.TestCase):
 
     def test_spread(self):
         agg, _ = stats.aggregate(parsers.parse_rows(ROWS))
-        exp = bench.Experiment('t', 'test', [('mbps', 'MB/s'),
+        exp = experiment.Experiment('t', 'test', [('mbps', 'MB/s'),
                                              ('iops', 'IOPS')])
         sp = stats.spread(agg, exp.columns)
         self.assertAlmostEqual(sp['mbps'][0], 1.7)     # 17 / 10

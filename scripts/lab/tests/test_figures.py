@@ -20,6 +20,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
 import figures  # noqa: E402
+import report  # noqa: E402
 import seeds  # noqa: E402
 
 FIX = os.path.join(os.path.dirname(__file__), 'fixtures')
@@ -433,7 +434,7 @@ class ReportTest(unittest.TestCase):
         self.assertNotIn('http', page)
 
     def test_goal_verdicts(self):
-        v = bench.goal_verdicts(bench.BY_NAME['simhba-calibration'],
+        v = report.goal_verdicts(bench.BY_NAME['simhba-calibration'],
                                 load('simhba-calibration'))
         self.assertIn('u320-10k sequential, outer zone: 0.999 of expected, '
                       'within 10%', v)
@@ -442,12 +443,12 @@ class ReportTest(unittest.TestCase):
                          'runs': {'MBps': [100, 101, 99]}},
                         {'config': {'kernel': 'b'},
                          'runs': {'MBps': [100, 70, 99]}}]}
-        self.assertEqual(bench.goal_verdicts(bench.BY_NAME['raid0-dd'], doc),
+        self.assertEqual(report.goal_verdicts(bench.BY_NAME['raid0-dd'], doc),
                          ['b: bad (bad: a run below 0.8x the a median)'])
-        self.assertEqual(bench.goal_verdicts(bench.BY_NAME['dbt2'], doc),
+        self.assertEqual(report.goal_verdicts(bench.BY_NAME['dbt2'], doc),
                          ['cfq NOTPM >= 0.97x mq-deadline (dma_bits=32): '
                           'missing (cfq not measured)'])
-        v = bench.goal_verdicts(bench.BY_NAME['raid0-dd'], load('raid0-dd'))
+        v = report.goal_verdicts(bench.BY_NAME['raid0-dd'], load('raid0-dd'))
         self.assertEqual(len(v), 1)
         self.assertTrue(v[0].startswith('only default ran'))
 

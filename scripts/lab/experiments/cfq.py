@@ -1,0 +1,281 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Issue 13: cfq's tables (seed 002 on a striped LUN, weights, readers with
+a writer, fair time, null_blk, 16-256 processes) and its goals.
+
+The guest side is cfq.sh, next to this file."""
+
+from experiment import Experiment, Part
+from experiments.ioc_random import IOC_GOAL, ioc_goals, ioc_table
+from report import cell, goal_lines, render
+from stats import (at_least, decimals_for, elevator_median, median_of,
+                   ratio_verdict, within, workload_rows)
+
+
+# The workloads BENCH_ONLY may name (experiments/cfq.sh, its only user).
+ONLY_WORKLOADS = ('striped', 'weights', 'fair', 'readers', 'null_blk',
+                  'scale', 'scale-cost')
+
+
+def only_workloads(env):
+    """BENCH_ONLY: the comma-separated workloads of the cfq experiment to
+    run (all when unset); a name it does not know is refused."""
+    v = env.get('BENCH_ONLY') or ''
+    names = v.split(',') if v else []
+    bad = [n for n in names if n not in ONLY_WORKLOADS]
+    if bad:
+        raise ValueError('BENCH_ONLY=%s: %s is not a workload; name some of '
+                         '%s, separated by commas'
+                         % (v, ', '.join(repr(n) for n in bad),
+                            ', '.join(ONLY_WORKLOADS)))
+    return names
+
+
+# issue 13's goals 2-4 (goal 1 is IOC_GOAL, goal 5 DBT2_CFQ_GOAL, goal 7
+# scale_goals())
+CFQ_WEIGHT_TOLERANCE = 0.10
+
+
+CFQ_MIXED_GOALS = [
+    ('reader_MBps', 3.0, "2 readers' MB/s with a buffered writer >= 3x "
+     'mq-deadline'),
+    ('total_MBps', 0.95, 'the same: total MB/s at the disk >= 0.95x '
+     'mq-deadline'),
+]
+
+
+CFQ_NULLBLK_GOAL = 0.9
+
+
+# goal 7: the numbers of processes the issue names, and how much cfq's
+# cost per request may grow from the fewest processes measured to the most
+CFQ_SCALE_N = (64, 256)
+
+
+CFQ_SCALE_COST_GROWTH = 1.10
+
+
+def weight_shares(agg):
+    """The weights workload: [(weight, share measured or None, the
+    weight's share of the weights)], by weight."""
+    rows = [r for r in workload_rows(agg, 'weights')
+            if r['config'].get('weight') is not None]
+    tot = sum(r['config']['weight'] for r in rows)
+    return sorted((r['config']['weight'], median_of(r, 'share'),
+                   r['config']['weight'] / tot) for r in rows)
+
+
+def cfq_goals(agg):
+    """Issue 13's goals 1-4 and 7 from this run's medians: [(what, verdict)];
+    a goal whose rows did not run reads 'no data' or 'missing'."""
+    out = [('striped LUN, ' + w, v)
+           for w, v in ioc_goals(workload_rows(agg, 'striped'))]
+    if not out:
+        out.append(('striped LUN, %s >= %gx base' % IOC_GOAL,
+                    'missing (not measured)'))
+    shares = weight_shares(agg)
+    for w, share, want in shares:
+        out.append(('weight %d: share / weight share (%.4f) within %d%%'
+                    % (w, want, round(100 * CFQ_WEIGHT_TOLERANCE)),
+                    'missing' if share is None else
+                    within(share / want, CFQ_WEIGHT_TOLERANCE)))
+    if not shares:
+        out.append(('weights 100/200/400/800: shares within 10%',
+                    'missing (not measured)'))
+    mixed = workload_rows(agg, 'readers+writer')
+    for m, want, what in CFQ_MIXED_GOALS:
+        out.append((what, ratio_verdict(
+            elevator_median(mixed, 'cfq', m),
+            elevator_median(mixed, 'mq-deadline', m), want)))
+    out.append(("the same: 2 readers' MB/s >= bfq", at_least(
+        elevator_median(mixed, 'cfq', 'reader_MBps'),
+        elevator_median(mixed, 'bfq', 'reader_MBps'))))
+    nb = workload_rows(agg, 'null_blk')
+    out.append(('null_blk 4 KiB random-read IOPS >= %gx mq-deadline (icount)'
+                % CFQ_NULLBLK_GOAL, ratio_verdict(
+                    elevator_median(nb, 'cfq', 'nullblk_kiops'),
+                    elevator_median(nb, 'mq-deadline', 'nullblk_kiops'),
+                    CFQ_NULLBLK_GOAL)))
+    return out + scale_goals(agg)
+
+
+def n_rows(rows, elevator='cfq'):
+    """{N: row} of one elevator's rows."""
+    return {r['config']['N']: r for r in rows
+            if r['config'].get('elevator') == elevator and
+            r['config'].get('N') is not None}
+
+
+def served_verdict(r, n):
+    """Goal 7 for one N: every process served and no read longer than
+    low_latency's round (bound_ms)."""
+    served, lat, bound = [median_of(r, m) for m in ('served', 'max_lat_ms',
+                                                     'bound_ms')]
+    if served is None or lat is None or bound is None:
+        return 'missing'
+    ok = served == n and lat <= bound
+    return '%d/%d served, max %.0f ms vs %.0f ms %s' % (
+        served, n, lat, bound, 'met' if ok else 'NOT met')
+
+
+def scale_goals(agg):
+    """Issue 13's goal 7: [(what, verdict)] for each N measured (and the
+    issue's N, said missing when not), then cfq's cost per request from
+    the fewest processes to the most."""
+    out = []
+    sc = n_rows(workload_rows(agg, 'scale'))
+    for n in sorted(set(sc) | set(CFQ_SCALE_N)):
+        out.append(('scale, N=%d random readers: all served, max latency '
+                    '<= round' % n,
+                    served_verdict(sc[n], n) if n in sc
+                    else 'missing (not measured)'))
+    cost = n_rows(workload_rows(agg, 'scale cost'))
+    ns = sorted(n for n in cost if median_of(cost[n], 'us_per_io'))
+    what = ('scale cost: cfq us per request, most / fewest processes <= '
+            '%gx' % CFQ_SCALE_COST_GROWTH)
+    if len(ns) < 2:
+        out.append((what, 'missing (not measured at 2 N)'))
+    else:
+        x = (median_of(cost[ns[-1]], 'us_per_io') /
+             median_of(cost[ns[0]], 'us_per_io'))
+        d = decimals_for(CFQ_SCALE_COST_GROWTH, x, 2)
+        out.append((what, 'N=%d/N=%d %.*fx %s' % (
+            ns[-1], ns[0], d, x,
+            'met' if x <= CFQ_SCALE_COST_GROWTH else 'NOT met')))
+    return out
+
+
+def fmt_cfq(exp, agg, notes, ctx):
+    """Issue 13: seed 002's table on the striped LUN, the weights' shares,
+    2 readers with a writer, the fair-time shares and latencies, null_blk;
+    then every goal, met or not."""
+    text = []
+    striped = workload_rows(agg, 'striped')
+    if striped:
+        text.append('1. seed 002 on the 4-member striped LUN:')
+        text += ioc_table(striped)
+        text.append('')
+    shares = weight_shares(agg)
+    if shares:
+        text.append('2. weights, one sequential reader per group (%s s):'
+                    % ctx.get('seconds_weights', '?'))
+        text += render(['weight', 'share', 'weight share', 'ratio'],
+                       [[str(w), cell(sh, '%.4f'), '%.4f' % want,
+                         cell(sh / want if sh is not None else None,
+                              '%.3f')] for w, sh, want in shares])
+        text.append('')
+    mixed = workload_rows(agg, 'readers+writer')
+    if mixed:
+        text.append('3. 2 sequential readers and a buffered writer, '
+                    'sata-7200 (MB/s):')
+        base = {m: elevator_median(mixed, 'mq-deadline', m)
+                for m in ('reader_MBps', 'total_MBps')}
+        lines = []
+        for r in mixed:
+            x = [median_of(r, m) for m in ('reader_MBps', 'disk_read_MBps',
+                                          'disk_write_MBps', 'total_MBps')]
+            rat = [cell(median_of(r, m) / base[m]
+                        if median_of(r, m) is not None and base[m] else None,
+                        '%.2fx') for m in ('reader_MBps', 'total_MBps')]
+            lines.append([str(r['config'].get('elevator'))] +
+                         [cell(v, '%.1f') for v in x] + rat)
+        text += render(['elevator', 'readers', 'disk reads', 'disk writes',
+                        'total', 'readers x', 'total x'], lines)
+        text.append('x: ratio to mq-deadline, measured in this run')
+        text.append('')
+    nb = workload_rows(agg, 'null_blk')
+    if nb:
+        base = elevator_median(nb, 'mq-deadline', 'nullblk_kiops')
+        text.append('4. null_blk 4 KiB random reads (kIOPS, instruction-'
+                    'counted clock):')
+        text += render(['elevator', 'kIOPS', 'x'], [
+            [str(r['config'].get('elevator')),
+             cell(median_of(r, 'nullblk_kiops'), '%.1f'),
+             cell(median_of(r, 'nullblk_kiops') / base
+                  if median_of(r, 'nullblk_kiops') is not None and base
+                  else None, '%.3fx')] for r in nb])
+        text.append('')
+    fair = workload_rows(agg, 'fair time')
+    if fair:
+        text.append('6. fair time under cfq, 4 processes at once (all BE '
+                    'level 4: equal slices, %.1f%% each):'
+                    % (100.0 / len(fair)))
+        text += render(['process', 'disk time %', 'read p99 ms', 'MB/s'],
+                       [[str(r['config'].get('process')),
+                         cell(median_of(r, 'time_share') * 100
+                              if median_of(r, 'time_share') is not None
+                              else None, '%.1f'),
+                         cell(median_of(r, 'p99_ms'), '%.1f'),
+                         cell(median_of(r, 'read_MBps'))] for r in fair])
+        text.append('disk time: blktrace, each busy moment shared by the '
+                    'requests at the disk; the issue sets no bound: '
+                    'reported, not judged')
+        text.append('')
+    text += scale_tables(agg)
+    text += goal_lines('goals of issue 13 (ratios measured in this run):',
+                       cfq_goals(agg))
+    return '\n'.join(text)
+
+
+def scale_tables(agg):
+    """Goal 7's tables: the readers at each N, and the cost per request
+    at each N per elevator, cfq's ratio to mq-deadline's beside it."""
+    text = []
+    sc = n_rows(workload_rows(agg, 'scale'))
+    if sc:
+        text.append('7. scale: N random 4 KiB O_DIRECT readers under cfq, '
+                    'sata-7200:')
+        text += render(['N', 'served', 'max lat ms', 'round ms', 'min ios',
+                        'mean ios', 'IOPS'],
+                       [[str(n)] + [cell(median_of(sc[n], m), f) for m, f in
+                                    (('served', '%d'), ('max_lat_ms', '%.0f'),
+                                     ('bound_ms', '%.0f'), ('min_ios', '%d'),
+                                     ('mean_ios', '%.1f'), ('iops', '%.1f'))]
+                        for n in sorted(sc)])
+        text.append("round: low_latency's target for N busy queues, "
+                    'max(target_latency, N x 2 x slice_idle)')
+        text.append('')
+    rows = workload_rows(agg, 'scale cost')
+    elev = []
+    for r in rows:
+        if r['config'].get('elevator') not in elev:
+            elev.append(r['config'].get('elevator'))
+    if rows:
+        per = {e: n_rows(rows, e) for e in elev}
+        ns = sorted(set(n for e in elev for n in per[e]))
+
+        def us(e, n):
+            return median_of(per[e][n], 'us_per_io') if n in per[e] else None
+        text.append('7. scale cost: N processes of null_blk 4 KiB random '
+                    'reads, guest us per read (instruction-counted clock):')
+        lines = []
+        for n in ns:
+            a, b = us('cfq', n), us('mq-deadline', n)
+            lines.append([str(n)] + [cell(us(e, n), '%.3f') for e in elev] +
+                         [cell(a / b if a and b else None, '%.3fx')])
+        text += render(['N'] + elev + ['cfq x'], lines)
+        text.append('cfq x: ratio to mq-deadline at the same N')
+        text.append('')
+    return text
+
+
+def goals(e, agg):
+    """Issue 13's goals 1-4 and 7."""
+    return ['%s: %s' % g for g in cfq_goals(agg)]
+
+
+EXPERIMENT = Experiment(
+    'cfq',
+    'issue 13: cfq: seed 002 on a striped LUN, weights, 2 readers '
+    '+ writer, fair time and 16-256 readers on sata-7200, '
+    'null_blk overhead and its cost at 16-256 processes '
+    '(icount clock)',
+    [('MBps', 'striped MB/s'), ('share', 'weight share'),
+     ('reader_MBps', 'readers MB/s'), ('total_MBps', 'total MB/s'),
+     ('time_share', 'disk time share'), ('p99_ms', 'p99 ms'),
+     ('nullblk_kiops', 'null kIOPS'), ('served', 'served'),
+     ('max_lat_ms', 'max lat ms'), ('bound_ms', 'round ms'),
+     ('us_per_io', 'us per read')],
+    # the overhead first: a disk stall must not lose it
+    parts=[Part('overhead', 2, accel='icount'), Part('disk', 7)],
+    cpus=2, formatter=fmt_cfq,
+    goals=goals)

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Seed 000: the DBT-2-like OLTP run's STP table, readprofile side by side,
+and issue 13's goal 5 (cfq's NOTPM).
+
+The guest side is dbt2.sh, next to this file."""
+
+import figures
+from experiment import Experiment, NO_9P
+from report import fmt, goal_lines, render
+from stats import elevator_median, median_of, verdict
+
+
+DBT2_ELEVATORS = figures.DBT2_ELEVATORS
+
+
+# issue 13's goal 5: cfq's NOTPM against mq-deadline's, dma_bits=32
+DBT2_CFQ_GOAL = 0.97
+
+
+def dbt2_goal(agg):
+    """(what, verdict) of issue 13's goal 5 from the STP rows with
+    dma_bits=32 of this run."""
+    stp = [r for r in agg if r['config'].get('table') == 'stp' and
+           r['config'].get('dma_bits') == 32]
+    a = elevator_median(stp, 'cfq', 'notpm')
+    b = elevator_median(stp, 'mq-deadline', 'notpm')
+    what = 'cfq NOTPM >= %gx mq-deadline (dma_bits=32)' % DBT2_CFQ_GOAL
+    if a is None or not b:
+        return what, 'missing (%s not measured)' % (
+            'cfq' if a is None else 'mq-deadline')
+    return what, verdict(a / b, DBT2_CFQ_GOAL)
+
+
+def fmt_dbt2(exp, agg, notes, ctx):
+    """Seed 000: the STP table, then readprofile side by side."""
+    text = ['METRICS OVER LAST %s:' % ctx.get('duration', '? SECONDS')]
+    lines = []
+    stp = [r for r in agg if r['config'].get('table') == 'stp']
+    missing = [k[len('missing_'):] for k in ctx if k.startswith('missing_')]
+    order = []
+    for e in DBT2_ELEVATORS + [r['config'].get('elevator') for r in stp]:
+        if e not in order:
+            order.append(e)
+    for e in order:
+        rows = [r for r in stp if r['config'].get('elevator') == e]
+        if not rows and e in missing:
+            lines.append([str(ctx.get('kernel', '?')), e, 'missing', '-',
+                          '-', 'does not exist in this kernel'])
+        for r in rows:
+            c = r['config']
+            lines.append([str(ctx.get('kernel', '?')), e,
+                          '%.0f' % median_of(r, 'notpm')
+                          if median_of(r, 'notpm') is not None else '-',
+                          '%.1f' % median_of(r, 'cpu_pct')
+                          if median_of(r, 'cpu_pct') is not None else '-',
+                          '%.1f' % median_of(r, 'blocks_per_s')
+                          if median_of(r, 'blocks_per_s') is not None
+                          else '-',
+                          'dma_bits=%s' % c.get('dma_bits', '?')])
+    text += render(['Kernel', 'Elevator', 'NOTPM', 'CPU%', 'Blocks/s',
+                    'Setup'], lines, 2)
+    text += goal_lines('goal of issue 13 (cfq), measured in this run:',
+                       [dbt2_goal(agg)])
+    prof = [r for r in agg if r['config'].get('table') == 'profile']
+    if prof:
+        text.append('')
+        text.append('FUNCTIONS SORTED BY LOAD:')
+        cols = []
+        for r in prof:
+            d = (r.get('details') or [{}])[0]
+            cols.append(('%s dma_bits=%s' % (r['config'].get('elevator'),
+                                             r['config'].get('dma_bits')),
+                         d.get('profile', []), r))
+        n = max([len(c[1]) for c in cols] + [0])
+        head = ['#']
+        for name, _, _ in cols:
+            head += [name, 'ticks']
+        lines = []
+        for i in range(n):
+            cells = [str(i + 1)]
+            for _, p, _ in cols:
+                cells += [p[i][0], str(p[i][1])] if i < len(p) else ['', '']
+            lines.append(cells)
+        w = [max([len(head[j])] + [len(c[j]) for c in lines])
+             for j in range(len(head))]
+        rule = ' '.join('-' * x for x in w)
+        text += [rule, ' '.join(h.ljust(x) if j % 2 else h.rjust(x)
+                                for j, (h, x) in enumerate(zip(head, w))),
+                 rule]
+        for c in lines:
+            text.append(' '.join(v.ljust(x) if j % 2 else v.rjust(x)
+                                 for j, (v, x) in enumerate(zip(c, w))))
+        bl = []
+        for name, _, r in cols:
+            bl.append('%s: %s bounced segments, %s bounced MB'
+                      % (name, fmt(median_of(r, 'bounce_segs')),
+                         fmt((median_of(r, 'bounce_bytes') or 0) / 1e6)
+                         if median_of(r, 'bounce_bytes') is not None else '-'))
+        text.append('bounce counters (simhba host): ' + '; '.join(bl))
+    return '\n'.join(text)
+
+
+def goals(e, agg):
+    """Issue 13's goal 5."""
+    return ['%s: %s' % dbt2_goal(agg)]
+
+
+EXPERIMENT = Experiment(
+    'dbt2',
+    'seed 000: DBT-2-like OLTP on PostgreSQL, ext4 on a simhba '
+    'aacraid LUN; STP table and readprofile, dma_bits 32 vs 64',
+    [('notpm', 'NOTPM'), ('cpu_pct', 'CPU%'),
+     ('blocks_per_s', 'Blocks/s'), ('bounce_segs', 'bounced segs')],
+    baseline=('elevator', 'mq-deadline'), mem=6144, minutes=14,
+    cpus=2, no_icount=NO_9P + ' (PostgreSQL pages its code and '
+    'libraries in while the transactions run)',
+    append='profile=2', formatter=fmt_dbt2,
+    goals=goals)

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Seed 001: 20 O_DIRECT dd readers on 2 HBAs with sg_segments 32 and 64:
+the vmstat samples and the measured window, beside the seed's figures.
+
+The guest side is sg-segments.sh, next to this file."""
+
+from experiment import Experiment
+from report import cell, render
+from seeds import seed_001
+from stats import median_of
+
+
+# the comparison with the seed: (metric, what it is)
+SG_COMPARE = [
+    ('MBps', 'MB/s (10^6 B/s; disks\' sectors read)'),
+    ('link_busy_pct', 'link busy % (simhba, to host)'),
+    ('cs_per_s', 'context switches/s (whole guest)'),
+    ('in_per_s', 'interrupts/s (whole guest)'),
+    ('sys_cs_per_call', 'context switches per call (whole guest)'),
+    ('in_per_call', 'interrupts per call (whole guest)'),
+    ('dd_cs_per_call', 'dd context switches per call'),
+    ('dd_vcs_per_call', '  of which voluntary'),
+    ('cmds_per_call', 'SCSI commands per call (disks)'),
+    ('cmds_per_call_min', '  the reader with the fewest'),
+    ('cmds_per_call_max', '  the reader with the most'),
+    ('simhba_cmds_per_call', 'SCSI commands per call (simhba)'),
+    ('kib_per_cmd', 'KiB per command'),
+]
+
+
+def fmt_sg_segments(exp, agg, notes, ctx):
+    """Seed 001: per SG_SEGMENTS value, the vmstat samples (bi in cs us sy
+    id) and the measured window; then the measured figures beside the
+    seed's, and the ratios 64/32 of both."""
+    text = []
+    for r in agg:
+        c = r['config']
+        text.append('max_sectors = %s' % c.get('max_sectors', 'missing'))
+        text.append('SG_SEGMENTS = %s' % c.get('sg_segments', 'missing'))
+        text.append('%10s %6s %7s %3s %3s %3s' % ('bi', 'in', 'cs', 'us',
+                                                   'sy', 'id'))
+        for d in r.get('details', []):
+            for s in d.get('vmstat', []):
+                text.append('%10s %6s %7s %3s %3s %3s' % tuple(
+                    s.get(k, 'missing') for k in ('bi', 'in', 'cs', 'us',
+                                                  'sy', 'id')))
+        text.append('window %s s while all readers ran: %s MB/s, %s dd '
+                    'read() calls/s, %s context switches/s, %s per dd '
+                    'call (dd\'s own), most segments in one command %s'
+                    % (cell(median_of(r, 'window_s'), '%.1f'),
+                       cell(median_of(r, 'MBps'), '%.1f'),
+                       cell(median_of(r, 'calls_per_s'), '%.0f'),
+                       cell(median_of(r, 'cs_per_s'), '%.0f'),
+                       cell(median_of(r, 'dd_cs_per_call')),
+                       cell(median_of(r, 'max_segs_seen'), '%d')))
+        text.append('')
+
+    def row_of(seg):
+        rows = [r for r in agg if r['config'].get('sg_segments') == seg]
+        return rows[0] if rows else None
+
+    r32, r64 = row_of(32), row_of(64)
+    s32, s64 = seed_001(32), seed_001(64)
+    lines = []
+    for m, what in SG_COMPARE:
+        a = median_of(r32, m) if r32 else None
+        b = median_of(r64, m) if r64 else None
+        sa, sb = s32.get(m), s64.get(m)
+        f = '%.1f' if m in ('MBps', 'cs_per_s', 'in_per_s',
+                            'link_busy_pct', 'kib_per_cmd') else '%.2f'
+        lines.append([what, cell(a, f), cell(sa, f) if sa else '-',
+                      cell(b, f), cell(sb, f) if sb else '-',
+                      cell(b / a if a and b is not None else None),
+                      cell(sb / sa) if sa and sb else '-'])
+    text += render(['', '32 measured', '32 seed', '64 measured', '64 seed',
+                    '64/32 measured', '64/32 seed'], lines)
+    text.append('measured: medians over the runs, in a window while all '
+                'the readers ran; seed: the means of its vmstat samples '
+                '(bi KiB/s x 1.024 = MB/s; one call = one 256 KiB read(), '
+                'bi/256 a second); "-": the seed did not measure it; '
+                '"missing": not measured in this run')
+    cap = [median_of(r, 'link_cap_MBps') for r in (r32, r64) if r]
+    if cap and cap[0]:
+        text.append('links: %.0f MB/s towards the host in all'
+                    % cap[0])
+    return '\n'.join(text)
+
+
+EXPERIMENT = Experiment(
+    'sg-segments',
+    'seed 001: 20 O_DIRECT dd bs=256k readers on 2 qla2xxx-like '
+    'HBAs x 10 LUNs, sg_segments 32 vs 64, vmstat samples',
+    [('MBps', 'MB/s'), ('cs_per_s', 'cs/s'),
+     ('dd_cs_per_call', 'dd cs/call'),
+     ('cmds_per_call', 'cmds/call'),
+     ('in_per_call', 'in/call'), ('sy_pct', 'sy %')],
+    baseline=('sg_segments', 32), minutes=20, cpus=2,
+    formatter=fmt_sg_segments)
