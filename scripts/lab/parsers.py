@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The lab's text parsers: what the guest's tools print -> numbers.
 
-  parsers.py KIND FILE...     JSON of the files' text, one after another
-                              (KIND: see PARSERS); bench.py --parse is the
-                              same
+  parsers.py KIND [ARG...] FILE...   JSON of the files' text, one after
+                                     another (KIND and its ARGs: see
+                                     PARSERS); bench.py --parse is the same
 
 The guest's scripts call them through bench_parse (experiments/lib.sh);
 the host uses parse_rows() on the rows the guest wrote.
@@ -383,14 +383,60 @@ def fio_read_p99(text):
             for name, b in bins.items()}
 
 
+def fio_jobs(text):
+    """Every job of the fio reports (--output-format=json or json+) in
+    text, report after report."""
+    return [job for doc in fio_reports(text) for job in doc.get('jobs', [])]
+
+
+def fio_iops(text):
+    """The read and write IOPS of every job of the reports, summed, to
+    0.1; ValueError when there is no job."""
+    jobs = fio_jobs(text)
+    if not jobs:
+        raise ValueError('no fio job in the report')
+    return round(sum(j['read']['iops'] + j['write']['iops'] for j in jobs), 1)
+
+
+def fio_mbps(text, job, ddir):
+    """The bandwidth of the jobs named job in direction ddir (read or
+    write), summed over every report, in MB/s to 0.01; ValueError when
+    there is no such job."""
+    bw = [j[ddir]['bw_bytes'] for j in fio_jobs(text)
+          if j.get('jobname') == job]
+    if not bw:
+        raise ValueError('no fio job %s in the report' % job)
+    return round(sum(bw) / 1e6, 2)
+
+
+def fio_job_p99(text, job, unit):
+    """fio_read_p99()'s percentile of the jobs named job in ms or us, to
+    6 significant digits; None when they read nothing."""
+    v = fio_read_p99(text).get(job, {}).get('p99_ns')
+    if v is None:
+        return None
+    return float('%.6g' % (v / {'ms': 1e6, 'us': 1e3}[unit]))
+
+
+def pgbench_script_tps(text, script):
+    """The tps pgbench measured for one of its scripts, or None."""
+    return parse_pgbench(text)['script_tps'].get(script)
+
+
+# KIND -> (the arguments it takes before the files, the parser of the
+# files' text and those arguments)
 PARSERS = {
-    'vmstat': lambda t: parse_vmstat(t),
-    'readprofile': lambda t: parse_readprofile(t, 10),
-    'time': lambda t: parse_time(t),
-    'pgbench': lambda t: parse_pgbench(t),
-    'sg-window': lambda t: sg_window(*parse_sg_snaps(t)),
-    'blk-time': lambda t: parse_blk_time(t),
-    'fio-read-p99': lambda t: fio_read_p99(t),
+    'vmstat': ((), parse_vmstat),
+    'readprofile': ((), lambda t: parse_readprofile(t, 10)),
+    'time': ((), parse_time),
+    'pgbench': ((), parse_pgbench),
+    'pgbench-script-tps': (('SCRIPT',), pgbench_script_tps),
+    'sg-window': ((), lambda t: sg_window(*parse_sg_snaps(t))),
+    'blk-time': ((), parse_blk_time),
+    'fio-read-p99': ((), fio_read_p99),
+    'fio-job-p99': (('JOB', 'ms|us'), fio_job_p99),
+    'fio-iops': ((), fio_iops),
+    'fio-mbps': (('JOB', 'read|write'), fio_mbps),
 }
 
 
@@ -410,19 +456,25 @@ def parse_rows(text):
 
 
 def run_parse(argv, prog='bench.py --parse'):
-    """KIND FILE...: the parser's JSON of the files' text, one after
-    another."""
-    if len(argv) < 2 or argv[0] not in PARSERS:
-        sys.stderr.write('usage: %s %s FILE...\n'
-                         % (prog, '|'.join(sorted(PARSERS))))
+    """KIND [ARG...] FILE...: the parser's JSON of the files' text, one
+    after another; status 1 when the parser finds nothing it needs."""
+    args = PARSERS[argv[0]][0] if argv and argv[0] in PARSERS else None
+    if args is None or len(argv) < 2 + len(args):
+        sys.stderr.write('usage: %s KIND [ARG...] FILE...\n' % prog)
+        for k in sorted(PARSERS):
+            sys.stderr.write('  %s\n' % ' '.join((k,) + PARSERS[k][0]))
         return 2
     text = ''
-    for f in argv[1:]:
+    for f in argv[1 + len(args):]:
         with open(f) as fh:
             text += fh.read()
-    print(json.dumps(PARSERS[argv[0]](text)))
+    try:
+        out = PARSERS[argv[0]][1](text, *argv[1:1 + len(args)])
+    except (KeyError, ValueError) as ex:
+        sys.stderr.write('%s %s: %s\n' % (prog, argv[0], ex))
+        return 1
+    print(json.dumps(out))
     return 0
-
 
 if __name__ == '__main__':
     sys.exit(run_parse(sys.argv[1:], 'parsers.py'))

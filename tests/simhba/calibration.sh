@@ -22,15 +22,6 @@ bench_plan 16
 
 model() { awk -v k="$2" '$1 == k { print $2 }' /sys/block/"$1"/device/simhba_model; }
 
-fio_iops()
-{
-	python3 - "$@" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-print('%.1f' % j['jobs'][0]['read']['iops'])
-PY
-}
-
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "null" }'; }
 
 for p in u320-10k sata-7200 ssd raid0; do
@@ -78,14 +69,14 @@ for p in u320-10k sata-7200 ssd raid0; do
 	    --filename=/dev/"$d" --rw=randread --bs=4k --ioengine=libaio \
 	    --iodepth=1 --direct=1 --norandommap --randrepeat=0 \
 	    --time_based --runtime="$secs" >/dev/null 2>&1
-	qd1=$(fio_iops "$TEST_TMP/r1.json")
+	qd1=$(fio_total_iops "$TEST_TMP/r1.json")
 
 	bench_step "$p: random 4 KiB reads, QD32"
 	fio --output-format=json --output="$TEST_TMP/r32.json" --name=rnd \
 	    --filename=/dev/"$d" --rw=randread --bs=4k --ioengine=libaio \
 	    --iodepth=32 --direct=1 --norandommap --randrepeat=0 \
 	    --time_based --runtime="$secs" >/dev/null 2>&1
-	qd32=$(fio_iops "$TEST_TMP/r32.json")
+	qd32=$(fio_total_iops "$TEST_TMP/r32.json")
 
 	bench_row "{\"profile\": \"$p\"}" \
 		"{\"seq_outer_MBps\": $outer, \"seq_outer_expected\": $e_outer, \"seq_outer_ratio\": $(ratio "$outer" "$e_outer"), \

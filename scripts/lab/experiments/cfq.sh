@@ -291,7 +291,9 @@ cfq_fair()
 		cat "$TEST_TMP/fair.map" - >"$TEST_TMP/fair.trace"
 	bench_parse blk-time "$TEST_TMP/fair.trace" >"$TEST_TMP/fair.json"
 	python3 - "$TEST_TMP" "${#kinds[@]}" "${kinds[@]%%:*}" <<'PY' >"$TEST_TMP/fair.rows"
-import json, sys
+import json, os, sys
+sys.path.insert(0, os.path.join(os.environ['LAB_TOP'], 'scripts', 'lab'))
+from parsers import fio_jobs
 d, n, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 try:
     t = json.load(open(d + '/fair.json'))
@@ -301,7 +303,7 @@ busy = t.get('busy_s') or 0
 for i, name in enumerate(names[:n]):
     p99 = mb = None
     try:
-        j = json.load(open('%s/f%d.json' % (d, i)))['jobs'][0]['read']
+        j = fio_jobs(open('%s/f%d.json' % (d, i)).read())[0]['read']
         p99 = j['clat_ns']['percentile']['99.000000'] / 1e6
         mb = j['bw_bytes'] / 1e6
     except (OSError, ValueError, KeyError, IndexError):
@@ -331,11 +333,13 @@ cfq_scale()
 		    --direct=1 --ioengine=psync --norandommap --numjobs="$n" \
 		    --time_based --runtime="$long" >/dev/null 2>&1
 		python3 - "$TEST_TMP/scale.json" "$n" "$tl" "$idle" <<'PY' >>"$BENCH_ROWS"
-import json, sys
+import json, os, sys
+sys.path.insert(0, os.path.join(os.environ['LAB_TOP'], 'scripts', 'lab'))
+from parsers import fio_jobs
 n, tl, idle = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 m = dict.fromkeys(('served', 'max_lat_ms', 'min_ios', 'mean_ios', 'iops'))
 try:
-    jobs = [j['read'] for j in json.load(open(sys.argv[1]))['jobs']]
+    jobs = [j['read'] for j in fio_jobs(open(sys.argv[1]).read())]
     if len(jobs) == n:
         ios = [j['total_ios'] for j in jobs]
         m = {'served': sum(1 for i in ios if i > 0),

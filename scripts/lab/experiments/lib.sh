@@ -174,44 +174,27 @@ bench_drop_caches()
 # JOBNAME of a fio JSON report (their sum when there are several).
 fio_mbps()
 {
-	python3 - "$@" <<'EOF'
-import json, sys
-j = json.load(open(sys.argv[1]))
-bw = [job[sys.argv[3]]['bw_bytes'] for job in j['jobs']
-      if job['jobname'] == sys.argv[2]]
-if not bw:
-    sys.exit('no job %s in %s' % (sys.argv[2], sys.argv[1]))
-print('%.2f' % (sum(bw) / 1e6))
-EOF
+	bench_parse fio-mbps "$2" "$3" "$1"
 }
 
 # fio_total_iops FILE: the read and write IOPS of every job of a fio JSON
 # report, summed.
 fio_total_iops()
 {
-	python3 - "$1" <<'PY'
-import json, sys
-j = json.load(open(sys.argv[1]))
-print('%.1f' % sum(job['read']['iops'] + job['write']['iops'] for job in j['jobs']))
-PY
+	bench_parse fio-iops "$1"
 }
 
 # fio_read_p99 ms|us JOBNAME FILE...: the 99th percentile of the read
 # completion latency (fio's clat) of the jobs named JOBNAME in the fio
 # reports FILE... (written with --output-format=json+), in ms or us, or
 # null: fio's latency buckets of all those jobs added up, and fio's own
-# rule for a percentile (bench.py's fio-read-p99 parser).
+# rule for a percentile (parsers.py's fio-read-p99).
 fio_read_p99()
 {
 	local unit=$1 job=$2
 
 	shift 2
-	bench_parse fio-read-p99 "$@" 2>/dev/null | python3 -c '
-import json, sys
-v = json.load(sys.stdin).get(sys.argv[1], {}).get("p99_ns")
-print("null" if v is None else
-      "%.6g" % (v / {"ms": 1e6, "us": 1e3}[sys.argv[2]]))' "$job" "$unit" \
-		2>/dev/null || echo null
+	bench_parse fio-job-p99 "$job" "$unit" "$@" 2>/dev/null || echo null
 }
 
 # Writeback must reach the disk within a measurement, as on the small-memory
@@ -321,11 +304,13 @@ bench_size()
 		'BEGIN { v = int(d * s + 0.5); print (v < m ? m : v) }'
 }
 
-# bench_parse vmstat|readprofile|time|pgbench|sg-window|blk-time|fio-read-p99
-# FILE...: the host's parser of the files' text, as JSON.
+# bench_parse KIND [ARG...] FILE...: the host's parser of the files' text
+# (scripts/lab/parsers.py; KIND: vmstat, readprofile, time, pgbench,
+# pgbench-script-tps, sg-window, blk-time, fio-read-p99, fio-job-p99,
+# fio-iops, fio-mbps), as JSON.  The guest reads it from the host's tree.
 bench_parse()
 {
-	python3 "$LAB_TOP/scripts/lab/bench.py" --parse "$@"
+	python3 "$LAB_TOP/scripts/lab/parsers.py" "$@"
 }
 
 # System-wide counters, for deltas: "ctxt intr user nice sys idle iowait
@@ -438,15 +423,8 @@ bench_ioc_random()
 				pids+=($!)
 			done
 			wait "${pids[@]}"
-			sum=$(python3 - "$TEST_TMP" "$n" <<'PY'
-import json, sys
-t = 0
-for i in range(1, int(sys.argv[2]) + 1):
-    j = json.load(open('%s/r%d.json' % (sys.argv[1], i)))
-    t += j['jobs'][0]['read']['bw_bytes']
-print('%.2f' % (t / 1e6))
-PY
-)
+			sum=$(bench_parse fio-mbps r read \
+				$(seq -f "$TEST_TMP/r%g.json" 1 "$n"))
 			[ -n "$sum" ] || sum=null
 			bench_row "{$config\"N\": $n, \"setup\": \"$setup\", \"elevator\": \"$sched\"}" "{\"MBps\": $sum}"
 		done

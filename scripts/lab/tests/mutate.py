@@ -292,7 +292,8 @@ MUTANTS = [
      "            i = text.find('{', i + 1)\n            continue",
      "            break\n            continue",
      'fio_read_p99: a message before the report hides it'),
-    ('parsers.py', "    for f in argv[1:]:", "    for f in argv[1:2]:",
+    ('parsers.py', "    for f in argv[1 + len(args):]:",
+     "    for f in argv[1 + len(args):2 + len(args)]:",
      'run_parse: only the first file'),
     ('experiments/anticipatory.py',
      "        return 'missing' if v is None else fmt(v) + unit",
@@ -323,6 +324,19 @@ MUTANTS = [
      'run_boot: BENCH_TIMEOUT_SCALE ignored'),
     ('runner.py', "    if not 1 <= f <= 100:", "    if not 0 <= f <= 100:",
      'timeout_scale: a shorter timeout accepted'),
+    # the shared fio and pgbench parsers the guest calls (bench_parse)
+    ('parsers.py', "for job in doc.get('jobs', [])]",
+     "for job in doc.get('jobs', [])[:1]]", 'fio_jobs: one job per report'),
+    ('parsers.py', "j['read']['iops'] + j['write']['iops'] for j in jobs",
+     "j['read']['iops'] for j in jobs", 'fio_iops: the writes left out'),
+    ('parsers.py', "        raise ValueError('no fio job in the report')",
+     "        return 0.0", 'fio_iops: no report reads as 0 IOPS'),
+    ('parsers.py', "          if j.get('jobname') == job]", "          ]",
+     'fio_mbps: every job, whatever its name'),
+    ('parsers.py', "{'ms': 1e6, 'us': 1e3}[unit]",
+     "{'ms': 1e3, 'us': 1e6}[unit]", 'fio_job_p99: the units swapped'),
+    ('parsers.py', "    except (KeyError, ValueError) as ex:",
+     "    except KeyError as ex:", 'run_parse: nothing found is a traceback'),
 ]
 
 # survivors that behave exactly as the original: {number: why}

@@ -684,7 +684,7 @@ class BlkTimeTest(unittest.TestCase):
                          {'busy_s': 0.0, 'kinds': {}, 'pids': {}})
 
     def test_parse_from_the_guest(self):
-        self.assertIs(parsers.PARSERS['blk-time'].__call__('')['kinds'].
+        self.assertIs(parsers.PARSERS['blk-time'][1]('')['kinds'].
                       __class__, dict)
 
 
