@@ -20,17 +20,8 @@ filters=("$@")
 out=$BUILD/test/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 
-# match TEST FILTER...: does TEST fall under one of the filters?
-match()
-{
-	local t=$1 f
-
-	shift
-	for f in "$@"; do
-		[ "$f" = all ] || [ "$f" = "${t%%/*}" ] || [ "$f" = "$t" ] && return 0
-	done
-	return 1
-}
+# test_matches TEST FILTER...
+. "$LAB_TOP/tests/common/filter"
 
 sets=()
 status=0
@@ -61,7 +52,7 @@ for k in $kernels; do
 		accel=icount
 		kf=()
 		for t in $(list icount-tests); do
-			! match "$t" "${filters[@]}" || kf+=("$t")
+			! test_matches "$t" "${filters[@]}" || kf+=("$t")
 		done
 		[ ${#kf[@]} -gt 0 ] || continue
 	fi
@@ -69,7 +60,7 @@ for k in $kernels; do
 	# the KUnit modules in every boot).
 	grep -v '^#' "$LAB_TOP/tests/kunit-suites" | awk 'NF { print "kunit/" $1 }' >"$out/$k.expect"
 	for t in $(cd "$LAB_TOP/tests" && ls -d [a-z]*/[0-9][0-9][0-9] | grep -v '^lab/' | sort); do
-		match "$t" "${kf[@]}" && echo "$t" >>"$out/$k.expect"
+		test_matches "$t" "${kf[@]}" && echo "$t" >>"$out/$k.expect"
 	done
 	if ! grep -qv '^kunit/' "$out/$k.expect" && ! printf '%s\n' "${kf[@]}" | grep -qx kunit; then
 		continue
@@ -96,7 +87,7 @@ export LAB_TOP BUILD
 : >"$out/host.expect"
 n=0
 for t in $(cd "$LAB_TOP/tests" && ls -d lab/[0-9][0-9][0-9] 2>/dev/null | sort); do
-	match "$t" "${filters[@]}" || continue
+	test_matches "$t" "${filters[@]}" || continue
 	echo "$t" >>"$out/host.expect"
 	n=$((n + 1))
 	log "host test $t"
