@@ -366,7 +366,7 @@ cfq_scale_cost()
 	for n in $scale_n; do
 		for s in $scale_cost; do
 			bench_step "scale cost: elevator=$s, $n processes of null_blk 4 KiB random reads (${secs} s)"
-			echo "$s" >/sys/block/"$nb"/queue/scheduler 2>/dev/null || continue
+			bench_select "$nb" "$s" || continue
 			fio --output-format=json --output="$TEST_TMP/sc.json" \
 			    --name=sc --filename=/dev/"$nb" --rw=randread --bs=4k \
 			    --direct=1 --ioengine=psync --norandommap \

@@ -132,7 +132,7 @@ for bits in 32 64; do
 				continue
 			fi
 			bench_step "dma_bits=$bits elevator=$e run $run: $clients terminals, ${secs} s"
-			echo "$e" >/sys/block/"$dev"/queue/scheduler || { bench_note "cannot select $e"; continue; }
+			bench_select "$dev" "$e" || continue
 			# the same start: caches dropped, server freshly started
 			bench_drop_caches
 			pgstart $mnt/data || { bench_note "PostgreSQL did not start on $dev"; continue; }
