@@ -6,10 +6,10 @@
   bench.py NAME[,NAME...]|all        run them (BENCH_RUNS, BENCH_SCALE,
                                      KERNELS=a,b for raid0-dd: names of
                                      experiments/kernels, or series-N)
-  bench.py --parse KIND FILE...      the parsers, for the guest side: JSON
-                                     of the files' text (KIND: vmstat,
-                                     readprofile, time, pgbench, sg-window,
-                                     blk-time, fio-read-p99)
+  bench.py --parse KIND [ARG...] FILE...
+                                     the parsers of parsers.py (which the
+                                     guest runs itself, bench_parse): JSON
+                                     of the files' text
   bench.py --report RESULTS/RUN-ID   draw the figures and write the report
                                      page again from a run's JSON
 
