@@ -337,6 +337,17 @@ MUTANTS = [
      "{'ms': 1e3, 'us': 1e6}[unit]", 'fio_job_p99: the units swapped'),
     ('parsers.py', "    except (KeyError, ValueError) as ex:",
      "    except KeyError as ex:", 'run_parse: nothing found is a traceback'),
+    # the registry and each experiment's own goals
+    ('bench.py',
+     "                                        ioc_random, cfq, dbt2)]",
+     "                                        ioc_random, cfq)]",
+     'registry: an experiment module left out'),
+    ('report.py',
+     "    return e.goals(e, doc.get('rows') or []) if e.goals else []",
+     "    return e.goals(e, doc.get('rows')) if e.goals else []",
+     'goal_verdicts: rows of None handed to the goals'),
+    ('experiments/cfq.py', "    goals=goals)", "    )",
+     'cfq: its goals not declared'),
 ]
 
 # survivors that behave exactly as the original: {number: why}

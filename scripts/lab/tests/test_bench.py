@@ -102,6 +102,56 @@ class ListTest(unittest.TestCase):
         self.assertIn('raid0-dd ', err.getvalue())
 
 
+class RegistryTest(unittest.TestCase):
+    """Each experiment is declared next to its guest script
+    (experiments/NAME.sh and NAME.py) and listed in bench.py's registry."""
+
+    DIR = os.path.join(os.path.dirname(bench.__file__), 'experiments')
+
+    def test_every_declared_experiment_is_listed(self):
+        mods = sorted(f[:-3] for f in os.listdir(self.DIR)
+                      if f.endswith('.py') and f != '__init__.py')
+        self.assertEqual(sorted(e.name.replace('-', '_')
+                                for e in bench.EXPERIMENTS), mods)
+        for e in bench.EXPERIMENTS:
+            self.assertTrue(os.path.exists(os.path.join(self.DIR,
+                                                        e.name + '.sh')),
+                            e.name)
+        self.assertEqual(list(bench.BY_NAME),
+                         [e.name for e in bench.EXPERIMENTS])
+
+    def test_list_in_the_order_they_run(self):
+        out = subprocess.run([sys.executable, bench.__file__, 'list'],
+                             capture_output=True, text=True, check=True)
+        self.assertEqual([line.split()[0] for line in
+                          out.stdout.splitlines()],
+                         ['overview', 'simhba-calibration', 'raid0-dd',
+                          'sg-segments', 'bs-sweep', 'anticipatory',
+                          'ioc-random', 'cfq', 'dbt2'])
+        self.assertIn('\ncfq                  issue 13: cfq: ', out.stdout)
+
+    def test_goal_verdicts_are_the_experiments_own(self):
+        seen = []
+
+        def goals(e, rows):
+            seen.append((e.name, rows))
+            return ['g: met']
+        e = experiment.Experiment('t', 't', [('x', 'X')], goals=goals)
+        self.assertEqual(report.goal_verdicts(e, {'rows': None}), ['g: met'])
+        self.assertEqual(report.goal_verdicts(e, {'rows': [{'a': 1}]}),
+                         ['g: met'])
+        self.assertEqual(seen, [('t', []), ('t', [{'a': 1}])])
+        # an experiment without goals has no verdict
+        self.assertEqual(report.goal_verdicts(
+            experiment.Experiment('u', 'u', []), {'rows': [{'a': 1}]}), [])
+        self.assertEqual(report.goal_verdicts(bench.BY_NAME['overview'],
+                                              {'rows': []}), [])
+        self.assertEqual(report.goal_verdicts(bench.BY_NAME['cfq'],
+                                              {})[0],
+                         'striped LUN, ioc idle >= 0.9x base: missing (not '
+                         'measured)')
+
+
 VMSTAT = """procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----
  r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st
  1  0      0 3642680   8832  42836    0    0    12     5   30   50  1  2 97  0  0
