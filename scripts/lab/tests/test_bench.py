@@ -180,6 +180,10 @@ class ParserTest(unittest.TestCase):
         self.assertAlmostEqual(m['cs'], 2136.0)
         self.assertAlmostEqual(m['id'], 4.0)
         self.assertEqual(parsers.vmstat_means([]), {})
+        # three samples whose mean (40) is not their median (10)
+        s = [{'bi': 10, 'cs': 1}, {'bi': 100, 'cs': 2}, {'bi': 10, 'cs': 3}]
+        self.assertEqual(parsers.vmstat_means(s, ('bi', 'cs')),
+                         {'bi': 40, 'cs': 2})
 
     def test_vmstat_garbage(self):
         self.assertEqual(parsers.parse_vmstat('no header\n1 2 3\n'), [])
