@@ -466,8 +466,12 @@ def run_parse(argv, prog='bench.py --parse'):
         return 2
     text = ''
     for f in argv[1 + len(args):]:
-        with open(f) as fh:
-            text += fh.read()
+        try:
+            with open(f) as fh:
+                text += fh.read()
+        except OSError as ex:
+            sys.stderr.write('%s %s: %s\n' % (prog, argv[0], ex))
+            return 1
     try:
         out = PARSERS[argv[0]][1](text, *argv[1:1 + len(args)])
     except (KeyError, ValueError) as ex:
@@ -475,6 +479,7 @@ def run_parse(argv, prog='bench.py --parse'):
         return 1
     print(json.dumps(out))
     return 0
+
 
 if __name__ == '__main__':
     sys.exit(run_parse(sys.argv[1:], 'parsers.py'))

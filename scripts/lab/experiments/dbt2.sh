@@ -159,9 +159,9 @@ for bits in 32 64; do
 			el=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 			# New-Order transactions per second over the time pgbench
 			# measured (its per-script tps), not over the requested $secs
-			no=$(bench_parse pgbench-script-tps new_order.sql \
-				"$TEST_TMP/pgbench.out")
-			if [ "$no" = null ]; then
+			if ! no=$(bench_parse pgbench-script-tps new_order.sql \
+				"$TEST_TMP/pgbench.out") || [ -z "$no" ] ||
+			   [ "$no" = null ]; then
 				bench_note "pgbench failed (dma_bits=$bits $e): $(tail -n1 "$TEST_TMP/pgbench.out" | tr '"' "'")"
 				continue
 			fi

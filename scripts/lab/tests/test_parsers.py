@@ -107,6 +107,14 @@ class GuestCallTest(unittest.TestCase):
         p = self.run_parsers('fio-iops', self.file('e.json', ''))
         self.assertEqual((p.returncode, p.stdout), (1, ''))
 
+    def test_unreadable_file_is_a_failure(self):
+        missing = os.path.join(self.dir, 'none.out')
+        p = self.run_parsers('pgbench-script-tps', 'new_order.sql', missing)
+        self.assertEqual((p.returncode, p.stdout), (1, ''))
+        self.assertEqual(p.stderr.count('\n'), 1)
+        self.assertIn('parsers.py pgbench-script-tps: ', p.stderr)
+        self.assertIn('none.out', p.stderr)
+
     def test_usage(self):
         a = self.file('r1.json', report(job('r')))
         for argv in ((), ('nosuch', a), ('fio-mbps', 'r', 'read'),
