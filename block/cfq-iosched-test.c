@@ -264,15 +264,30 @@ static void cfq_test_seeky(struct kunit *test)
 	u32 h = 0;
 	int i;
 
+	/* A full history: more than 4 seeks of 32 (2.6's rule). */
+	for (i = 0; i < 28; i++)
+		h = cfq_seek_push(h, false);
 	for (i = 0; i < 4; i++)
 		h = cfq_seek_push(h, true);
-	KUNIT_EXPECT_FALSE(test, cfq_seeky(h));	/* 4 of 32: not yet */
+	KUNIT_EXPECT_FALSE(test, cfq_seeky(h, 32));	/* 4 of 32: not yet */
 	h = cfq_seek_push(h, true);
-	KUNIT_EXPECT_TRUE(test, cfq_seeky(h));
+	KUNIT_EXPECT_TRUE(test, cfq_seeky(h, 32));
+	KUNIT_EXPECT_TRUE(test, cfq_seeky(h, 1000));	/* counts cap at 32 */
 	/* 28 close requests push the seeks out of the window. */
 	for (i = 0; i < 28; i++)
 		h = cfq_seek_push(h, false);
-	KUNIT_EXPECT_FALSE(test, cfq_seeky(h));
+	KUNIT_EXPECT_FALSE(test, cfq_seeky(h, 32));
+
+	/* A short history: more than one seek in eight. */
+	KUNIT_EXPECT_FALSE(test, cfq_seeky(0, 0));
+	KUNIT_EXPECT_TRUE(test, cfq_seeky(cfq_seek_push(0, true), 1));
+	KUNIT_EXPECT_FALSE(test, cfq_seeky(cfq_seek_push(0, false), 1));
+	h = cfq_seek_push(0, true);
+	for (i = 0; i < 6; i++)
+		h = cfq_seek_push(h, false);
+	KUNIT_EXPECT_TRUE(test, cfq_seeky(h, 7));	/* 1 of 7 */
+	h = cfq_seek_push(h, false);
+	KUNIT_EXPECT_FALSE(test, cfq_seeky(h, 8));	/* 1 of 8 */
 }
 
 static void cfq_test_req_cost(struct kunit *test)

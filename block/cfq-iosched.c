@@ -82,7 +82,7 @@
 #define CFQ_MIN_CHARGE_NS		(NSEC_PER_MSEC / 10)
 /* The idle class waits this long after other I/O. */
 #define CFQ_IDLE_DELAY_NS		(200 * NSEC_PER_MSEC)
-/* Seeky: more than 8 MiB away, in more than 4 of the last 32 requests. */
+/* A seek: more than 8 MiB away (see cfq_seeky() for "seeky"). */
 #define CFQ_SEEK_THR_SECTORS		(8 * 1024 * 2)
 /* hw_tag: a device holding this many requests has a deep queue. */
 #define CFQ_HW_QUEUE_MIN		5
@@ -218,9 +218,15 @@ VISIBLE_IF_KUNIT u32 cfq_seek_push(u32 history, bool seeky)
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_seek_push);
 
-VISIBLE_IF_KUNIT bool cfq_seeky(u32 history)
+/*
+ * Seeky: more than one in eight of the last @samples (at most 32) requests
+ * seeked.  With a full history that is 2.6's rule (more than 4 of 32); a
+ * new queue is judged from the requests it has made so far, so a random
+ * reader shows what it is at its second request, not at its sixth.
+ */
+VISIBLE_IF_KUNIT bool cfq_seeky(u32 history, unsigned int samples)
 {
-	return hweight32(history) > 32 / 8;
+	return hweight32(history) * 8 > min(samples, 32U);
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_seeky);
 
@@ -846,17 +852,19 @@ static void cfq_update_seek(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			    struct request *rq)
 {
 	sector_t pos = blk_rq_pos(rq);
-	sector_t d = 0;
+	sector_t last = cfqq->last_pos;
 	bool seeky;
 
-	if (cfqq->last_pos)
-		d = pos > cfqq->last_pos ? pos - cfqq->last_pos : cfqq->last_pos - pos;
+	cfqq->last_pos = pos + blk_rq_sectors(rq);
 	if (blk_queue_nonrot(cfqd->q))
 		seeky = blk_rq_sectors(rq) < 32;	/* small I/O costs an SSD */
+	else if (last)
+		seeky = (pos > last ? pos - last : last - pos) > CFQ_SEEK_THR_SECTORS;
 	else
-		seeky = d > CFQ_SEEK_THR_SECTORS;
+		return;		/* a first request: no distance to judge */
 	cfqq->seek_history = cfq_seek_push(cfqq->seek_history, seeky);
-	cfqq->last_pos = pos + blk_rq_sectors(rq);
+	if (cfqq->seek_samples < 32)
+		cfqq->seek_samples++;
 }
 
 /*
@@ -880,7 +888,8 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 		idle = false;
 	else if (!atomic_read(&cic->icq.ioc->active_ref) ||
 		 !READ_ONCE(cfqd->slice_idle) ||
-		 (!cfqq_deep(cfqq) && cfq_seeky(cfqq->seek_history)))
+		 (!cfqq_deep(cfqq) &&
+		  cfq_seeky(cfqq->seek_history, cfqq->seek_samples)))
 		idle = false;
 	else if (cfq_ttime_valid(&cfqq->ttime))
 		idle = cfqq->ttime.mean_ns <= READ_ONCE(cfqd->slice_idle);
@@ -2074,7 +2083,8 @@ static void cfq_show_queue(struct seq_file *m, struct cfq_queue *cfqq)
 		   cfqq->ioprio_class, cfqq->ioprio, cfqq->wl_type,
 		   cfqq->queued, cfqq->dispatched,
 		   div_u64(cfqq->ttime.mean_ns, NSEC_PER_USEC),
-		   cfq_seeky(cfqq->seek_history), cfqq_idle_window(cfqq));
+		   cfq_seeky(cfqq->seek_history, cfqq->seek_samples),
+		   cfqq_idle_window(cfqq));
 }
 
 /* What is served, the busy groups and their queues. */

@@ -91,6 +91,7 @@ struct cfq_queue {
 	/* behaviour */
 	struct cfq_ttime	ttime;
 	u32			seek_history;	/* one bit per request: seeky */
+	u8			seek_samples;	/* bits of it that count, <= 32 */
 	sector_t		last_pos;
 	enum cfq_wl_type	wl_type;	/* tree it was put on */
 
@@ -259,7 +260,7 @@ u64 cfq_workload_slice(u64 group_slice, unsigned int count,
 void cfq_ttime_add(struct cfq_ttime *tt, u64 sample_ns, u64 cap_ns);
 bool cfq_ttime_valid(const struct cfq_ttime *tt);
 u32 cfq_seek_push(u32 history, bool seeky);
-bool cfq_seeky(u32 history);
+bool cfq_seeky(u32 history, unsigned int samples);
 s64 cfq_req_cost(sector_t head, sector_t pos, sector_t back_max,
 		 unsigned int back_penalty);
 unsigned int cfq_prio_to_maxrq(unsigned int slice_async_rq,
