@@ -772,6 +772,61 @@ static void cfq_sm_has_work(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+/*
+ * On a deep device a new queue does not idle on trust: its first read is
+ * served and the disk moves on.  A second read close to the first earns
+ * the idle window; a second read far away (a random reader) shows the
+ * queue seeky at once, and it never idles.
+ */
+static void cfq_sm_deep_new_queue(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *seq, *rnd;
+	struct request *a;
+
+	/* an NCQ disk: a tagged queue of 32, already judged deep */
+	f->q->queue_depth = 32;
+	cfqd->hw_tag = 1;
+
+	a = cfq_fix_add(f, 0, 1000);
+	seq = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, seq);
+	KUNIT_EXPECT_FALSE(test, cfqq_idle_window(seq));
+	KUNIT_EXPECT_EQ(test, seq->wl_type, CFQ_SYNC_NOIDLE_WL);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 0UL);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 1UL);
+	KUNIT_EXPECT_NULL(test, cfqd->active_queue);
+
+	/* Close by: the queue idles from now on. */
+	a = cfq_fix_add(f, 0, 1008);
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(seq));
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(seq));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 1UL);
+	cfq_fix_fire(f);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_IDLE_TIMEOUT), 1UL);
+
+	/* Far away: seeky at its second read. */
+	a = cfq_fix_add(f, 1, 1000);
+	rnd = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_NOT_NULL(test, rnd);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	a = cfq_fix_add(f, 1, FAR);
+	KUNIT_EXPECT_TRUE(test, cfq_seeky(rnd->seek_history, rnd->seek_samples));
+	KUNIT_EXPECT_FALSE(test, cfqq_idle_window(rnd));
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(rnd));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 1UL);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 3UL);
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -797,6 +852,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_orphan_queued),
 	KUNIT_CASE(cfq_sm_preempt_rt),
 	KUNIT_CASE(cfq_sm_has_work),
+	KUNIT_CASE(cfq_sm_deep_new_queue),
 	{}
 };
 

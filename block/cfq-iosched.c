@@ -582,8 +582,11 @@ static void cfq_init_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->pid = current->pid;
 	if (sync) {
 		cfqq_mark_sync(cfqq);
-		/* Idle until the queue shows it does not pay. */
-		if (ioprio_class != IOPRIO_CLASS_IDLE)
+		/*
+		 * Idle until the queue shows it does not pay; on a deep
+		 * device, only once it shows it does (cfq_update_idle_window).
+		 */
+		if (ioprio_class != IOPRIO_CLASS_IDLE && !cfq_deep(cfqd))
 			cfqq_mark_idle_window(cfqq);
 	}
 }
@@ -871,7 +874,11 @@ static void cfq_update_seek(struct cfq_data *cfqd, struct cfq_queue *cfqq,
  * Should the sync queue @cfqq idle when it runs dry?  Not if its process
  * thinks longer than slice_idle, not if seeky (unless it keeps a deep
  * queue of its own), not if its process exited, not for writes that say
- * no more I/O follows.
+ * no more I/O follows.  A new queue idles on trust (2.6's rule) except on
+ * a deep device: there it idles once a request close to its last one
+ * shows it sequential.  Trusting every new process costs an idle period
+ * each, with the device's queue left empty meanwhile: with hundreds of
+ * new random readers that is seconds before the last one's first read.
  */
 static void cfq_update_idle_window(struct cfq_data *cfqd,
 				   struct cfq_queue *cfqq, struct request *rq,
@@ -893,6 +900,8 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 		idle = false;
 	else if (cfq_ttime_valid(&cfqq->ttime))
 		idle = cfqq->ttime.mean_ns <= READ_ONCE(cfqd->slice_idle);
+	else if (cfq_deep(cfqd))
+		idle = cfqq->seek_samples;
 	if (idle == old)
 		return;
 	if (idle)
