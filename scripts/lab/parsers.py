@@ -425,6 +425,48 @@ def pgbench_script_tps(text, script):
 
 # KIND -> (the arguments it takes before the files, the parser of the
 # files' text and those arguments)
+def parse_blk_wait(text):
+    """Where a request waited: blkparse's lines "SECONDS ACTION PID SECTOR"
+    (its -f '%T.%9t %a %p %S\\n', actions I, D and C) -> {'requests': the
+    requests seen from insertion to completion, 'max_sched_ms': the
+    longest from insertion into the scheduler to dispatch to the driver
+    (I to D: the wait the elevator decides), 'max_disk_ms': the longest
+    from dispatch to completion (D to C: the device's queue and service),
+    'max_total_ms': the longest from insertion to completion}.  A request
+    is followed by its sector; one the trace saw only in part is left out.
+    The maxima are None when no request was seen whole."""
+    events = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) < 4 or f[1] not in ('I', 'D', 'C'):
+            continue
+        try:
+            t = float(f[0])
+        except ValueError:
+            continue
+        events.append((t, len(events), f[1], f[3]))
+    events.sort()
+    inserted, issued = {}, {}
+    n, sched, disk, total = 0, None, None, None
+    for t, _, act, sector in events:
+        if act == 'I':
+            inserted[sector] = t
+        elif act == 'D':
+            if sector in inserted and sector not in issued:
+                issued[sector] = t
+        elif sector in issued:
+            ti, td = inserted.pop(sector), issued.pop(sector)
+            n += 1
+            sched = max(sched or 0.0, td - ti)
+            disk = max(disk or 0.0, t - td)
+            total = max(total or 0.0, t - ti)
+
+    def ms(v):
+        return round(v * 1e3, 3) if v is not None else None
+    return {'requests': n, 'max_sched_ms': ms(sched), 'max_disk_ms': ms(disk),
+            'max_total_ms': ms(total)}
+
+
 PARSERS = {
     'vmstat': ((), parse_vmstat),
     'readprofile': ((), lambda t: parse_readprofile(t, 10)),
@@ -433,6 +475,7 @@ PARSERS = {
     'pgbench-script-tps': (('SCRIPT',), pgbench_script_tps),
     'sg-window': ((), lambda t: sg_window(*parse_sg_snaps(t))),
     'blk-time': ((), parse_blk_time),
+    'blk-wait': ((), parse_blk_wait),
     'fio-read-p99': ((), fio_read_p99),
     'fio-job-p99': (('JOB', 'ms|us'), fio_job_p99),
     'fio-iops': ((), fio_iops),

@@ -106,15 +106,17 @@ def n_rows(rows, elevator='cfq'):
 
 
 def served_verdict(r, n):
-    """Goal 7 for one N: every process served and no read longer than
-    low_latency's round (bound_ms)."""
-    served, lat, bound = [median_of(r, m) for m in ('served', 'max_lat_ms',
-                                                     'bound_ms')]
-    if served is None or lat is None or bound is None:
+    """Goal 7 for one N: every process served, and no read waited in cfq
+    (insert to dispatch, max_sched_ms) longer than low_latency's round
+    (bound_ms).  What a read then spends at the disk (its own queue,
+    which cfq does not order) is in the table beside, not in the goal."""
+    served, wait, bound = [median_of(r, m) for m in
+                           ('served', 'max_sched_ms', 'bound_ms')]
+    if served is None or wait is None or bound is None:
         return 'missing'
-    ok = served == n and lat <= bound
-    return '%d/%d served, max %.0f ms vs %.0f ms %s' % (
-        served, n, lat, bound, 'met' if ok else 'NOT met')
+    ok = served == n and wait <= bound
+    return '%d/%d served, longest in cfq %.0f ms vs %.0f ms %s' % (
+        served, n, wait, bound, 'met' if ok else 'NOT met')
 
 
 def scale_goals(agg):
@@ -124,8 +126,8 @@ def scale_goals(agg):
     out = []
     sc = n_rows(workload_rows(agg, 'scale'))
     for n in sorted(set(sc) | set(CFQ_SCALE_N)):
-        out.append(('scale, N=%d random readers: all served, max latency '
-                    '<= round' % n,
+        out.append(('scale, N=%d random readers: all served, longest '
+                    'wait in cfq <= round' % n,
                     served_verdict(sc[n], n) if n in sc
                     else 'missing (not measured)'))
     cost = n_rows(workload_rows(agg, 'scale cost'))
@@ -224,15 +226,21 @@ def scale_tables(agg):
     if sc:
         text.append('7. scale: N random 4 KiB O_DIRECT readers under cfq, '
                     'sata-7200:')
-        text += render(['N', 'served', 'max lat ms', 'round ms', 'min ios',
-                        'mean ios', 'IOPS'],
+        text += render(['N', 'served', 'in cfq ms', 'round ms', 'at disk ms',
+                        'max lat ms', 'min ios', 'mean ios', 'IOPS'],
                        [[str(n)] + [cell(median_of(sc[n], m), f) for m, f in
-                                    (('served', '%d'), ('max_lat_ms', '%.0f'),
-                                     ('bound_ms', '%.0f'), ('min_ios', '%d'),
+                                    (('served', '%d'), ('max_sched_ms', '%.0f'),
+                                     ('bound_ms', '%.0f'),
+                                     ('max_disk_ms', '%.0f'),
+                                     ('max_lat_ms', '%.0f'), ('min_ios', '%d'),
                                      ('mean_ios', '%.1f'), ('iops', '%.1f'))]
                         for n in sorted(sc)])
-        text.append("round: low_latency's target for N busy queues, "
-                    'max(target_latency, N x 2 x slice_idle)')
+        text.append("in cfq: the longest a read waited in cfq (blktrace, "
+                    'insert to dispatch); round: low_latency\'s target for N '
+                    'busy queues, max(target_latency, N x 2 x slice_idle); '
+                    'at disk: the longest from dispatch to completion (the '
+                    "disk's own queue, aged at most ncq_age_ms); max lat: "
+                    'the longest read as fio saw it')
         text.append('')
     rows = workload_rows(agg, 'scale cost')
     elev = []
@@ -273,7 +281,8 @@ EXPERIMENT = Experiment(
      ('reader_MBps', 'readers MB/s'), ('total_MBps', 'total MB/s'),
      ('time_share', 'disk time share'), ('p99_ms', 'p99 ms'),
      ('nullblk_kiops', 'null kIOPS'), ('served', 'served'),
-     ('max_lat_ms', 'max lat ms'), ('bound_ms', 'round ms'),
+     ('max_sched_ms', 'in cfq ms'), ('bound_ms', 'round ms'),
+     ('max_disk_ms', 'at disk ms'), ('max_lat_ms', 'max lat ms'),
      ('us_per_io', 'us per read')],
     # the overhead first: a disk stall must not lose it
     parts=[Part('overhead', 2, accel='icount'), Part('disk', 7)],

@@ -40,6 +40,14 @@
 #                  at for N busy queues: target_latency, or N slices of the
 #                  shortest slice it gives (2 x slice_idle) when those do
 #                  not fit in it; min_ios and mean_ios per process.
+#                  Traced with blktrace (queue: its inserts; issue;
+#                  complete):
+#                  max_sched_ms, the longest a read waited in cfq (insert
+#                  to dispatch), which is what cfq decides and what the
+#                  round bounds; max_disk_ms, the longest at the disk
+#                  (dispatch to completion: the disk's own queue, which
+#                  reorders for the shortest positioning time and ages a
+#                  command for at most ncq_age_ms).
 #
 # Part "overhead" (BENCH_PART=overhead, or empty; it runs first), in a
 # guest whose clock counts instructions (elsewhere it is skipped):
@@ -321,31 +329,59 @@ PY
 # cfq_scale DEV: a scale row per N of $scale, N random readers under cfq.
 cfq_scale()
 {
-	local dev=$1 n q=/sys/block/$1/queue/iosched tl idle
+	local dev=$1 n q=/sys/block/$1/queue/iosched tl idle bt=$TEST_TMP/bt
+	local trace=1 tracer
 
+	if ! command -v blktrace >/dev/null || ! command -v blkparse >/dev/null; then
+		bench_note "blktrace is not installed: the scale rows have no wait in cfq"
+		trace=0
+	fi
+	# read the tools before the measured interval (the clock jumps while a
+	# guest waits for a program over 9p)
+	[ $trace = 0 ] || { blktrace -V; blkparse -V; } >/dev/null 2>&1
 	for n in $scale; do
 		bench_step "scale: $n random 4 KiB readers under cfq (${long} s)"
 		bench_select "$dev" cfq || return
 		tl=$(cat $q/target_latency)
 		idle=$(cat $q/slice_idle)
+		: >"$TEST_TMP/scale.trace"
+		if [ $trace = 1 ]; then
+			rm -rf "$bt"
+			mkdir -p "$bt"
+			blktrace -d /dev/"$dev" -a queue -a issue -a complete \
+				-D "$bt" >/dev/null 2>&1 &
+			tracer=$!
+			sleep 1
+		fi
 		fio --output-format=json --output="$TEST_TMP/scale.json" \
 		    --name=scale --filename=/dev/"$dev" --rw=randread --bs=4k \
 		    --direct=1 --ioengine=psync --norandommap --numjobs="$n" \
 		    --time_based --runtime="$long" >/dev/null 2>&1
-		python3 - "$TEST_TMP/scale.json" "$n" "$tl" "$idle" <<'PY' >>"$BENCH_ROWS"
+		if [ $trace = 1 ]; then
+			kill -INT $tracer
+			wait $tracer
+			blkparse -q -D "$bt" -i "$dev" -f '%T.%9t %a %p %S\n' \
+				>"$TEST_TMP/scale.trace" 2>/dev/null
+		fi
+		python3 - "$TEST_TMP/scale.json" "$n" "$tl" "$idle" "$TEST_TMP/scale.trace" \
+			"$trace" <<'PY' >>"$BENCH_ROWS"
 import json, os, sys
 sys.path.insert(0, os.path.join(os.environ['LAB_TOP'], 'scripts', 'lab'))
-from parsers import fio_jobs
+from parsers import fio_jobs, parse_blk_wait
 n, tl, idle = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 m = dict.fromkeys(('served', 'max_lat_ms', 'min_ios', 'mean_ios', 'iops'))
+# a trace that saw no request whole gives None: missing, never 0
+w = parse_blk_wait(open(sys.argv[5]).read()) if sys.argv[6] == '1' else {}
+m['max_sched_ms'] = w.get('max_sched_ms')
+m['max_disk_ms'] = w.get('max_disk_ms')
 try:
     jobs = [j['read'] for j in fio_jobs(open(sys.argv[1]).read())]
     if len(jobs) == n:
         ios = [j['total_ios'] for j in jobs]
-        m = {'served': sum(1 for i in ios if i > 0),
-             'max_lat_ms': max(j['lat_ns']['max'] for j in jobs) / 1e6,
-             'min_ios': min(ios), 'mean_ios': sum(ios) / n,
-             'iops': sum(j['iops'] for j in jobs)}
+        m.update({'served': sum(1 for i in ios if i > 0),
+                  'max_lat_ms': max(j['lat_ns']['max'] for j in jobs) / 1e6,
+                  'min_ios': min(ios), 'mean_ios': sum(ios) / n,
+                  'iops': sum(j['iops'] for j in jobs)})
 except (OSError, ValueError, KeyError, TypeError):
     pass
 # low_latency's round for n busy queues: target_latency, or n of the
