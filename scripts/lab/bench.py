@@ -48,8 +48,9 @@ from kernels import kernel_entry, kernel_env, read_kernels, wanted_kernels
 from labpaths import TOP
 from parsers import run_parse
 from report import print_report, write_csv
-from runner import (git_describe, icount_sleep, lab_clock, lab_doc, part_id,
-                    plan_boots, run_boot, timeout_scale)
+from runner import (git_describe, icount_sleep, lab_clock, lab_doc,
+                    machine_doc, part_id, plan_boots, run_boot,
+                    timeout_scale)
 from stats import aggregate, spread
 
 
@@ -195,6 +196,7 @@ def main(argv):
 
     status = 0
     series = git_describe()
+    machine = machine_doc()
     done = []
     for e in exps:
         c = collected[e.name]
@@ -211,6 +213,7 @@ def main(argv):
             doc['kernels'] = c['kernels']
         if c['ctx']:
             doc['setup'] = c['ctx']
+        doc['machine'] = machine
         # how the guest ran: what a repetition must repeat
         doc['lab'] = lab_doc(c['lab'], shift, seed)
         if 'icount_shift' in doc['lab']:

@@ -132,6 +132,39 @@ def git_describe():
         return 'unknown'
 
 
+def machine_doc(proc='/proc', qemu='qemu-system-x86_64'):
+    """The JSON "machine" object: the host a run was measured on (its
+    CPU model and count, memory, kernel and QEMU version); a value that
+    cannot be read is None."""
+    cpu, ncpu, mem = None, 0, None
+    try:
+        with open(os.path.join(proc, 'cpuinfo')) as fh:
+            for line in fh:
+                k, _, v = line.partition(':')
+                if k.strip() == 'processor':
+                    ncpu += 1
+                elif k.strip() == 'model name' and cpu is None:
+                    cpu = ' '.join(v.split())
+    except OSError:
+        pass
+    try:
+        with open(os.path.join(proc, 'meminfo')) as fh:
+            for line in fh:
+                f = line.split()
+                if f[:1] == ['MemTotal:'] and len(f) >= 2:
+                    mem = int(f[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    try:
+        out = subprocess.run([qemu, '--version'], capture_output=True,
+                             text=True, timeout=30).stdout
+        ver = out.splitlines()[0].strip() if out.strip() else None
+    except (OSError, subprocess.SubprocessError):
+        ver = None
+    return {'cpu': cpu, 'cpus': ncpu or None, 'mem_bytes': mem,
+            'host_kernel': os.uname().release, 'qemu': ver}
+
+
 def part_id(e, p):
     """What the guest calls a part: NAME, or NAME:PART."""
     return e.name if p.name is None else '%s:%s' % (e.name, p.name)

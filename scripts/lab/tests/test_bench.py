@@ -1110,6 +1110,41 @@ BENCH_ENV = ('RUNS', 'SCALE', 'BENCH_RUNS', 'BENCH_SCALE', 'BENCH_SEED',
              'LAB_ICOUNT_SHIFT', 'LAB_ICOUNT_SLEEP')
 
 
+class MachineTest(unittest.TestCase):
+    """runner.machine_doc(): the host a run was measured on."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, 'w') as fh:
+            fh.write(text)
+        os.chmod(path, 0o755)
+        return path
+
+    def test_cpu_memory_kernel_qemu(self):
+        self.write('cpuinfo', 'processor\t: 0\nmodel name\t: Fake  CPU 9\n'
+                   '\nprocessor\t: 1\nmodel name\t: Fake  CPU 9\n\n'
+                   'processor\t: 2\nmodel name\t: Fake  CPU 9\n')
+        self.write('meminfo', 'MemFree:  10 kB\nMemTotal:  2048 kB\n')
+        qemu = self.write('qemu', '#!/bin/sh\necho "QEMU emulator version '
+                          '9.9.1"\necho "Copyright"\n')
+        self.assertEqual(runner.machine_doc(self.dir, qemu),
+                         {'cpu': 'Fake CPU 9', 'cpus': 3,
+                          'mem_bytes': 2048 * 1024,
+                          'host_kernel': os.uname().release,
+                          'qemu': 'QEMU emulator version 9.9.1'})
+
+    def test_what_cannot_be_read_is_none(self):
+        d = runner.machine_doc(self.dir, os.path.join(self.dir, 'no-qemu'))
+        self.assertEqual((d['cpu'], d['cpus'], d['mem_bytes'], d['qemu']),
+                         (None, None, None, None))
+
+
 class MainTest(unittest.TestCase):
     """main() with run_boot and plot faked: what it writes and returns."""
 
@@ -1147,6 +1182,8 @@ class MainTest(unittest.TestCase):
         out, err = io.StringIO(), io.StringIO()
         with mock.patch.dict(os.environ), \
                 mock.patch.object(bench, 'run_boot', self.fake_run_boot), \
+                mock.patch.object(bench, 'machine_doc',
+                                  lambda: {'cpu': 'Fake CPU', 'cpus': 3}), \
                 mock.patch.object(report, 'draw_figure', self.fake_draw), \
                 redirect_stdout(out), redirect_stderr(err):
             for k in BENCH_ENV:
@@ -1191,6 +1228,7 @@ class MainTest(unittest.TestCase):
                                                 'accel': 'icount',
                                                 'cpus': 1}])
         self.assertEqual(doc['lab']['icount_shift'], 2)
+        self.assertEqual(doc['machine'], {'cpu': 'Fake CPU', 'cpus': 3})
         with open(os.path.join(self.dir, 'latest', 'overview.csv')) as fh:
             self.assertEqual(fh.read().splitlines()[1],
                              'mq-deadline,11.0,10.0,19.0')
