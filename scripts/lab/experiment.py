@@ -4,6 +4,8 @@ boots (parts) and the functions that print its seed-format table and
 judge its goals.  Each experiment declares one next to its script, in
 experiments/NAME.py; bench.py lists them."""
 
+from stats import decimals_for, direction, direction_why, goal_result, noise
+
 
 class Part:
     """A part of an experiment that needs its own kind of boot.
@@ -27,7 +29,8 @@ class Experiment:
 
     def __init__(self, name, desc, columns, baseline=None, mem=2048,
                  minutes=10, append='', kernels=False, formatter=None,
-                 parts=None, no_icount=None, cpus=1, goals=None):
+                 parts=None, no_icount=None, cpus=1, goals=None,
+                 seed=None, seed_table=None, effects=None):
         self.name = name
         self.desc = desc
         self.columns = columns          # [(metric, heading)]
@@ -45,6 +48,69 @@ class Experiment:
         self.cpus = cpus                # vCPUs of its guest
         # (experiment, rows) -> the pass/fail lines of its goals, or None
         self.goals = goals
+        # the results page (scripts/lab/publish.py): the seed thread it
+        # reproduces ('000'..'004'), () -> the seed's own table as text,
+        # and (experiment, rows) -> [Effect] for the page's summary
+        self.seed = seed
+        self.seed_table = seed_table
+        self.effects = effects
+
+
+class Effect:
+    """One line of the results page's summary: an effect the seed
+    reports (or a goal of an issue), the seed's figure ('' for a goal),
+    the figure measured in the run ('missing' when not), the result
+    ('reproduced', 'not reproduced', 'met', 'not met' or 'missing'), one
+    line on why, and where the effect comes from ('issue 13'; None: the
+    experiment's seed)."""
+
+    def __init__(self, what, seed, measured, result, why, source=None):
+        self.source = source
+        self.what = what
+        self.seed = seed
+        self.measured = measured
+        self.result = result
+        self.why = why
+
+    def __repr__(self):
+        return 'Effect(%r, %r, %r, %r)' % (self.what, self.seed,
+                                           self.measured, self.result)
+
+
+def goal_effects(goals, issue):
+    """The summary's lines of an issue's goals: [(what, verdict)] ->
+    [Effect], one per goal."""
+    out = []
+    for what, v in goals:
+        fig, res = goal_result(v)
+        out.append(Effect(what.strip(), '', fig, res,
+                          'goal of issue %s, not measured in this run (see '
+                          'its notes)' % issue if res == 'missing' else
+                          'goal of issue %s, from the medians of this run'
+                          % issue, 'issue %s' % issue))
+    return out
+
+
+def ratio_effect(what, seed_x, a, b, rows, metric, why_not='',
+                 missing='not measured'):
+    """The summary's line of a seed effect that is a ratio: the seed's
+    seed_x against this run's a / b (medians of metric in rows, None when
+    not measured), judged by direction() against the spread of metric
+    in rows."""
+    x = a / b if a is not None and b else None
+    nx = noise(rows, metric)
+    res = direction(seed_x, x, nx)
+    # the decimals that show on which side of the spread x is: above it
+    # (x > nx) for a seed ratio above 1, below it (x < 1 / nx) else
+    if x is None:
+        d = 2
+    elif seed_x > 1:
+        d = decimals_for(nx, x, 2)
+    else:
+        d = decimals_for(x, 1 / nx, 2)
+    return Effect(what, '%.2fx' % seed_x,
+                  'missing' if x is None else '%.*fx' % (d, x), res,
+                  direction_why(res, nx, why_not, missing))
 
 
 # why an experiment whose measured time reads the 9p root is kept off the

@@ -153,7 +153,58 @@ def workload_rows(agg, workload):
     return [r for r in agg if r['config'].get('workload') == workload]
 
 
-def elevator_median(rows, elevator, metric):
+def config_median(rows, key, value, metric):
+    """The median of metric in the first row whose config has key =
+    value, or None."""
     v = [median_of(r, metric) for r in rows
-         if r['config'].get('elevator') == elevator]
+         if r['config'].get(key) == value]
     return v[0] if v else None
+
+
+def elevator_median(rows, elevator, metric):
+    return config_median(rows, 'elevator', elevator, metric)
+
+
+def noise(agg, metric):
+    """The runs' largest max/min of a metric over the rows (spread()),
+    1.0 with one run: a ratio closer to 1 than this is noise."""
+    sp = spread(agg, [(metric, '')])
+    return sp[metric][0] if metric in sp else 1.0
+
+
+def direction(seed_x, x, noise_x=1.0):
+    """Is the seed's effect, a ratio seed_x of two of its figures,
+    reproduced by the measured ratio x?  'reproduced' when x lies on the
+    same side of 1 as seed_x and further from 1 than the runs' spread
+    noise_x (max/min), 'not reproduced' when not, 'missing' without x."""
+    if x is None:
+        return 'missing'
+    if seed_x > 1:
+        return 'reproduced' if x > noise_x else 'not reproduced'
+    return 'reproduced' if x < 1 / noise_x else 'not reproduced'
+
+
+def direction_why(result, noise_x, why_not='', missing='not measured'):
+    """The summary's line on why, for a result of direction()."""
+    if result == 'missing':
+        return missing + ' in this run (see its notes)'
+    side = ('on the seed\'s side of 1 beyond the runs\' spread (max/min '
+            '%.3f)' % noise_x if noise_x > 1 else
+            'on the seed\'s side of 1 (no spread: one run)')
+    if result == 'reproduced':
+        return 'the measured ratio is ' + side
+    return 'the measured ratio is not ' + side + \
+        ('; ' + why_not if why_not else '')
+
+
+def goal_result(v):
+    """(figure, result) of a goal's verdict ('1.23x met', '0.998x NOT
+    met', 'no data', 'missing (...)'): result 'met', 'not met' or
+    'missing'."""
+    if v.startswith('no data') or v.startswith('missing'):
+        return 'missing', 'missing'
+    if v.endswith(' NOT met'):
+        return v[:-len(' NOT met')], 'not met'
+    if v.endswith(' met'):
+        return v[:-len(' met')], 'met'
+    return v, 'missing'

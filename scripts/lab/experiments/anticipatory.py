@@ -4,7 +4,7 @@ none: its goals, met or not, and each workload's read latency p99.
 
 The guest side is anticipatory.sh, next to this file."""
 
-from experiment import Experiment, Part
+from experiment import Effect, Experiment, Part, goal_effects
 from report import fmt, render
 from stats import at_least, median_of, ratios, verdict
 
@@ -108,6 +108,16 @@ def goals(e, agg):
     return ['%s: %s' % (w.strip(), v) for w, v in out if w != ANTIC_WALL]
 
 
+def effects(e, agg):
+    """Issue 4's goals for the summary, one line each."""
+    out = antic_goals(e, agg)
+    if out is None:
+        return [Effect("issue 4's goals", '', 'missing', 'missing',
+                       'anticipatory did not run (see its notes)',
+                       'issue 4')]
+    return goal_effects([g for g in out if g[0] != ANTIC_WALL], '4')
+
+
 EXPERIMENT = Experiment(
     'anticipatory',
     'issue 4: anticipatory vs mq-deadline, bfq, kyber, none on '
@@ -126,4 +136,4 @@ EXPERIMENT = Experiment(
     parts=[Part('disk', 6), Part('overhead', 4, accel='icount')],
     cpus=2,
     formatter=fmt_anticipatory,
-    goals=goals)
+    goals=goals, effects=effects)

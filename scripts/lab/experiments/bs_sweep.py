@@ -4,10 +4,11 @@ transfers, real/user/sys and cs/s per size as the seed printed them.
 
 The guest side is bs-sweep.sh, next to this file."""
 
-from experiment import Experiment, NO_9P
+from experiment import Experiment, NO_9P, ratio_effect
 from parsers import fmt_time
 from report import fmt
-from stats import median_of
+from seeds import SEED_003, SEED_003_CS_PER_S
+from stats import config_median, median_of
 
 
 def fmt_bs_sweep(exp, agg, notes, ctx):
@@ -37,10 +38,47 @@ def fmt_bs_sweep(exp, agg, notes, ctx):
     return '\n'.join(text)
 
 
+def seed_table():
+    """Seed 003's own real/user/sys per transfer size and device."""
+    text = []
+    for dev, sizes in SEED_003.items():
+        text.append('%s, sgp_dd (the same amount of data at every size):'
+                    % dev)
+        text.append('\t%-11s %-10s %-10s' % ('real', 'user', 'sys'))
+        for kb, t in sorted(sizes.items()):
+            text.append('%dK\t%-11.3f %-10.3f %-10.3f' % ((kb,) + t))
+        text.append('context switches/s: %s' % ', '.join(
+            '%dK ~%d' % kv for kv in sorted(SEED_003_CS_PER_S[dev].items())))
+        text.append('')
+    return '\n'.join(text)
+
+
+# the seed's devices -> the lab's (simhba has no mirror: a raid0 of 2)
+SEED_003_DEVICE = {'u320 disk': 'u320-10k', 'hw mirror': 'array-raid0x2'}
+
+
+def effects(e, agg):
+    """Seed 003's effect per device: sys time at 1K transfers against
+    64K, through sg."""
+    out = []
+    for sdev, dev in SEED_003_DEVICE.items():
+        rows = [r for r in agg if r['config'].get('device') == dev and
+                r['config'].get('path') == 'sg']
+        out.append(ratio_effect(
+            'sequential reads through sg, %s (seed: %s): system time of '
+            '1K transfers against 64K' % (dev, sdev),
+            SEED_003[sdev][1][2] / SEED_003[sdev][64][2],
+            config_median(rows, 'size_kb', 1, 'sys_s'),
+            config_median(rows, 'size_kb', 64, 'sys_s'), rows, 'sys_s',
+            missing='the 1K or 64K system time not measured'))
+    return out
+
+
 EXPERIMENT = Experiment(
     'bs-sweep',
     'seed 003: sequential reads through sg_dd and O_DIRECT dd, '
     '1K..64K transfers, u320-10k disk and an array LUN',
     [('real_s', 'real s'), ('user_s', 'user s'),
      ('sys_s', 'sys s'), ('cs_per_s', 'cs/s'), ('MBps', 'MB/s')],
-    minutes=8, formatter=fmt_bs_sweep, no_icount=NO_9P)
+    minutes=8, formatter=fmt_bs_sweep, no_icount=NO_9P, seed='003',
+    seed_table=seed_table, effects=effects)

@@ -4,7 +4,7 @@ a writer, fair time, null_blk, 16-256 processes) and its goals.
 
 The guest side is cfq.sh, next to this file."""
 
-from experiment import Experiment, Part
+from experiment import Experiment, Part, goal_effects
 from experiments.ioc_random import IOC_GOAL, ioc_goals, ioc_table
 from report import cell, goal_lines, render
 from stats import (at_least, decimals_for, elevator_median, median_of,
@@ -271,6 +271,11 @@ def goals(e, agg):
     return ['%s: %s' % g for g in cfq_goals(agg)]
 
 
+def effects(e, agg):
+    """Issue 13's goals 1-4 and 7 for the summary, one line each."""
+    return goal_effects(cfq_goals(agg), '13')
+
+
 EXPERIMENT = Experiment(
     'cfq',
     'issue 13: cfq: seed 002 on a striped LUN, weights, 2 readers '
@@ -287,4 +292,4 @@ EXPERIMENT = Experiment(
     # the overhead first: a disk stall must not lose it
     parts=[Part('overhead', 2, accel='icount'), Part('disk', 7)],
     cpus=2, formatter=fmt_cfq,
-    goals=goals)
+    goals=goals, effects=effects)

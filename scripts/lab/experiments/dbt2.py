@@ -4,9 +4,12 @@ and issue 13's goal 5 (cfq's NOTPM).
 
 The guest side is dbt2.sh, next to this file."""
 
+import statistics
+
 import figures
-from experiment import Experiment, NO_9P
+from experiment import Experiment, NO_9P, goal_effects, ratio_effect
 from report import fmt, goal_lines, render
+from seeds import SEED_000_STP
 from stats import elevator_median, median_of, verdict
 
 
@@ -17,11 +20,16 @@ DBT2_ELEVATORS = figures.DBT2_ELEVATORS
 DBT2_CFQ_GOAL = 0.97
 
 
+def stp32(agg):
+    """The STP rows with dma_bits=32 (the seed's setup)."""
+    return [r for r in agg if r['config'].get('table') == 'stp' and
+            r['config'].get('dma_bits') == 32]
+
+
 def dbt2_goal(agg):
     """(what, verdict) of issue 13's goal 5 from the STP rows with
     dma_bits=32 of this run."""
-    stp = [r for r in agg if r['config'].get('table') == 'stp' and
-           r['config'].get('dma_bits') == 32]
+    stp = stp32(agg)
     a = elevator_median(stp, 'cfq', 'notpm')
     b = elevator_median(stp, 'mq-deadline', 'notpm')
     what = 'cfq NOTPM >= %gx mq-deadline (dma_bits=32)' % DBT2_CFQ_GOAL
@@ -105,6 +113,30 @@ def goals(e, agg):
     return ['%s: %s' % dbt2_goal(agg)]
 
 
+def seed_table():
+    """Seed 000's own STP table: two runs per elevator."""
+    lines = [['2.6.0-test3', e, '%d' % n, '%.1f' % c, '%.1f' % b]
+             for e, runs in SEED_000_STP.items() for n, c, b in runs]
+    return '\n'.join(['seed 000: DBT-2 on 2.6.0-test3, aacraid, 4 GB, two '
+                      'runs per elevator:'] +
+                     render(['Kernel', 'Elevator', 'NOTPM', 'CPU%',
+                             'Blocks/s'], lines, 2))
+
+
+def effects(e, agg):
+    """Seed 000's effect, anticipatory's NOTPM against deadline's, and
+    issue 13's goal 5."""
+    stp = stp32(agg)
+    seed_x = (statistics.mean(r[0] for r in SEED_000_STP['as']) /
+              statistics.mean(r[0] for r in SEED_000_STP['deadline']))
+    return [ratio_effect(
+        "OLTP: anticipatory's NOTPM against deadline's (dma_bits=32)",
+        seed_x, elevator_median(stp, 'anticipatory', 'notpm'),
+        elevator_median(stp, 'mq-deadline', 'notpm'), stp, 'notpm',
+        missing="anticipatory's or mq-deadline's NOTPM not measured")] + \
+        goal_effects([dbt2_goal(agg)], '13')
+
+
 EXPERIMENT = Experiment(
     'dbt2',
     'seed 000: DBT-2-like OLTP on PostgreSQL, ext4 on a simhba '
@@ -115,4 +147,4 @@ EXPERIMENT = Experiment(
     cpus=2, no_icount=NO_9P + ' (PostgreSQL pages its code and '
     'libraries in while the transactions run)',
     append='profile=2', formatter=fmt_dbt2,
-    goals=goals)
+    goals=goals, seed='000', seed_table=seed_table, effects=effects)

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the seed effects and goals the results page's summary
+reads (experiments/NAME.py: effects, seed_table; experiment.py, stats.py)."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import stats  # noqa: E402
+from experiment import goal_effects, ratio_effect  # noqa: E402
+from experiments import bs_sweep, dbt2, ioc_random, raid0_dd  # noqa: E402
+
+
+class EffectTest(unittest.TestCase):
+    def test_direction_beyond_the_spread(self):
+        d = stats.direction
+        self.assertEqual(d(1.13, 1.05, 1.05), 'not reproduced')
+        self.assertEqual(d(1.13, 1.0501, 1.05), 'reproduced')
+        self.assertEqual(d(1.13, 0.9, 1.0), 'not reproduced')
+        self.assertEqual(d(0.5, 1 / 1.05, 1.05), 'not reproduced')
+        self.assertEqual(d(0.5, 0.95, 1.05), 'reproduced')
+        self.assertEqual(d(0.5, 1.0, 1.0), 'not reproduced')
+        self.assertEqual(d(0.5, None), 'missing')
+
+    def test_noise_is_the_largest_spread(self):
+        agg = [{'config': {'a': 1}, 'metrics': {}, 'runs': {'m': [2, 3]}},
+               {'config': {'a': 2}, 'metrics': {}, 'runs': {'m': [4, 5]}}]
+        self.assertEqual(stats.noise(agg, 'm'), 1.5)
+        self.assertEqual(stats.noise(agg, 'other'), 1.0)
+
+    def test_ratio_effect(self):
+        rows = [{'config': {}, 'metrics': {}, 'runs': {'m': [10, 11]}}]
+        x = ratio_effect('w', 0.5, 9.5, 10.0, rows, 'm', 'because')
+        self.assertEqual((x.seed, x.measured, x.result),
+                         ('0.50x', '0.95x', 'not reproduced'))
+        self.assertIn('max/min 1.100); because', x.why)
+        x = ratio_effect('w', 0.5, 9.0, 10.0, rows, 'm', 'because')
+        self.assertEqual((x.measured, x.result), ('0.90x', 'reproduced'))
+        x = ratio_effect('w', 0.5, 9.5, 10.0, [], 'm', 'because')
+        self.assertEqual(x.result, 'reproduced')
+        self.assertNotIn('because', x.why)
+        # printed with the decimals that show its side of the spread
+        x = ratio_effect('w', 2.0, 1.1004, 1.0, rows, 'm')
+        self.assertEqual((x.measured, x.result), ('1.1004x', 'reproduced'))
+        x = ratio_effect('w', 2.0, None, 1.0, rows, 'm', missing='gone')
+        self.assertEqual((x.measured, x.result, x.why),
+                         ('missing', 'missing',
+                          'gone in this run (see its notes)'))
+
+    def test_goal_results(self):
+        got = goal_effects([('a', '1.23x met'), ('b', '0.998x NOT met'),
+                            ('c', 'no data'), ('d', 'missing (x)'),
+                            ('e', '3/3 served, max 1 ms vs 2 ms met')], '13')
+        self.assertEqual([(x.measured, x.result, x.source) for x in got],
+                         [('1.23x', 'met', 'issue 13'),
+                          ('0.998x', 'not met', 'issue 13'),
+                          ('missing', 'missing', 'issue 13'),
+                          ('missing', 'missing', 'issue 13'),
+                          ('3/3 served, max 1 ms vs 2 ms', 'met',
+                           'issue 13')])
+
+    def test_raid0_later_kernels_against_the_base(self):
+        agg = [{'config': {'kernel': 'base'}, 'metrics': {},
+                'runs': {'MBps': [100, 100, 60]}},
+               {'config': {'kernel': 'full'}, 'metrics': {},
+                'runs': {'MBps': [100, 79, 81]}}]
+        x = raid0_dd.effects(raid0_dd.EXPERIMENT, agg)[0]
+        self.assertEqual((x.measured, x.result),
+                         ('1 of 3 runs (full bad)', 'reproduced'))
+        agg[1]['runs']['MBps'][1] = 80
+        x = raid0_dd.effects(raid0_dd.EXPERIMENT, agg)[0]
+        self.assertEqual((x.measured, x.result),
+                         ('0 of 3 runs (full good)', 'not reproduced'))
+        x = raid0_dd.effects(raid0_dd.EXPERIMENT, [])[0]
+        self.assertEqual((x.measured, x.result), ('missing', 'missing'))
+
+    def test_seed_tables_are_the_seeds(self):
+        t = dbt2.seed_table()
+        for v in ('1313', '1304', '1143', '1175', '9582.1'):
+            self.assertIn(v, t)
+        t = ioc_random.seed_table()
+        self.assertRegex(t, r'rnd +rd +8 +37.1 +37.1 +6.8 +7.1')
+        t = bs_sweep.seed_table()
+        self.assertIn('64K     16.873      0.057      0.430', t.expandtabs())
+        t = raid0_dd.seed_table()
+        self.assertIn('result      base          bad       bad', t)
+
+
+if __name__ == '__main__':
+    unittest.main()
