@@ -7,6 +7,7 @@
 #                            "N passed, N failed, N skipped"
 #   make kernel              build bzImage + modules (KERNEL=default|debug)
 #   make bench EXP=a,b       run experiments (EXP=list lists them)
+#   make publish RUN=results/ID  the results page of a full-size run
 #   make series              export the patch series to out/series/
 #   make boot CMD='...'      boot the kernel and run one command in it
 #   make soak [MINUTES=n]    fault-and-switch soak, 60 min by default (SEED=)
@@ -29,10 +30,10 @@ else
 TEST_KERNELS := default debug icount
 endif
 
-.PHONY: all help deps kernel test run bench bench-args run-args series boot soak soak-args clean distclean
+.PHONY: all help deps kernel test run bench bench-args run-args publish series boot soak soak-args clean distclean
 
 all help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then $(LAB)/deps.sh --install; else $(LAB)/deps.sh; fi
@@ -61,6 +62,14 @@ bench-args:
 
 run-args:
 	@$(LAB)/bench.py --check $(if $(EXP),$(EXP),overview)
+
+# "make publish RUN=results/<run-id> [DRAFT=1]": write
+# Documentation/block/blk26-results.rst and its figures from a run
+# (scripts/lab/publish.py); a run below full size or without every
+# experiment is refused unless DRAFT=1.
+publish:
+	@[ -n "$(RUN)" ] || { echo "usage: make publish RUN=results/<run-id> [DRAFT=1]" >&2; exit 2; }
+	$(LAB)/bench.py --publish '$(RUN)' $(if $(DRAFT),--draft)
 
 series:
 	$(LAB)/series.sh

@@ -12,6 +12,11 @@
                                      of the files' text
   bench.py --report RESULTS/RUN-ID   draw the figures and write the report
                                      page again from a run's JSON
+  bench.py --publish RESULTS/RUN-ID [--draft] [--out FILE]
+                                     write the results page,
+                                     Documentation/block/blk26-results.rst,
+                                     and copy the run's figures beside it
+                                     (publish.py)
 
 The experiments that share a guest (same kernel, memory and command line)
 run in one boot of the lab kernel: scripts/lab/experiments/run NAME,...
@@ -34,6 +39,7 @@ This file holds main() and the registry (EXPERIMENTS); the rest is in
   report.py            the text tables, CSV, bar chart and report page
   runner.py            the guest's clock, the boots, watching a boot
   kernels.py           the kernel configurations of KERNELS=a,b
+  publish.py           the published results page of a run
   labpaths.py          where scripts/lab and the tree's top are
 """
 
@@ -42,6 +48,7 @@ import os
 import sys
 import time
 
+import publish
 from experiments import (anticipatory, bs_sweep, cfq, dbt2, ioc_random,
                          overview, raid0_dd, sg_segments, simhba_calibration)
 from kernels import kernel_entry, kernel_env, read_kernels, wanted_kernels
@@ -77,6 +84,8 @@ def main(argv):
             sys.stderr.write('usage: bench.py --report RESULTS/RUN-ID\n')
             return 2
         return report_dir(argv[1])
+    if argv and argv[0] == '--publish':
+        return publish.main(argv[1:], EXPERIMENTS)
     check_only = bool(argv) and argv[0] == '--check'
     if check_only:
         # make bench checks its arguments before it builds anything

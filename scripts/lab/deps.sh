@@ -18,8 +18,9 @@ PKGS=(
 	# dbt2: postgres, initdb and pgbench run in the guest only
 	postgresql postgresql-contrib
 	# make test: the bench report page opened in a headless browser
-	# (tests/lab/010)
-	chromium
+	# (tests/lab/010), the published results page read by docutils
+	# (tests/lab/011)
+	chromium python3-docutils
 )
 
 missing=()

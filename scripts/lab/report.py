@@ -57,8 +57,9 @@ def render(head, lines, left=1):
     return text
 
 
-def table(exp, agg, notes):
-    """The experiment's generic table, as text, with ratios."""
+def table(exp, agg, notes, missing='-'):
+    """The experiment's generic table, as text, with ratios; a value not
+    measured reads `missing`."""
     keys = []
     for r in agg:
         for k in r['config']:
@@ -74,7 +75,7 @@ def table(exp, agg, notes):
         for m, _ in exp.columns:
             s = r['metrics'].get(m)
             if s is None:
-                cells.append('-')
+                cells.append(missing)
             elif s['min'] != s['max']:
                 cells.append('%s (%s-%s)' % (fmt(s['median']), fmt(s['min']),
                                              fmt(s['max'])))
@@ -83,7 +84,7 @@ def table(exp, agg, notes):
         if rat:
             for m, _ in exp.columns:
                 x = rat.get((i, m))
-                cells.append('%.2f' % x if x is not None else '-')
+                cells.append('%.2f' % x if x is not None else missing)
         lines.append(cells)
     text = render(head, lines, len(keys))
     if rat:

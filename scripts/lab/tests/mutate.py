@@ -75,7 +75,7 @@ MUTANTS = [
     ('report.py', "vals.append('%s' % s['median'] if s else 'NaN')",
      "vals.append('%s' % s['median'] if s else '0')",
      'plot_data: missing as 0'),
-    ('report.py', "                cells.append('-')\n",
+    ('report.py', "                cells.append(missing)\n",
      "                cells.append('0')\n", 'table: missing as 0'),
     # dropped or swapped columns
     ('report.py', "for x in ('median', 'min', 'max')]",
@@ -356,7 +356,7 @@ MUTANTS = [
      'goal_verdicts: rows of None handed to the goals'),
     ('experiments/cfq.py', "    goals=goals, effects=effects)",
      "    effects=effects)", 'cfq: its goals not declared'),
-    # the machine, the seeds' effects
+    # the machine and the published results page (publish.py)
     ('runner.py', "mem = int(f[1]) * 1024", "mem = int(f[1])",
      'machine_doc: MemTotal taken for bytes'),
     ('bench.py', "        doc['machine'] = machine\n", "",
@@ -390,6 +390,46 @@ MUTANTS = [
      "statistics.mean(r[0] for r in SEED_000_STP['as']) /",
      "statistics.mean(r[0] for r in SEED_000_STP['deadline']) /",
      'dbt2 effect: deadline against itself'),
+    ('publish.py', "        if not d.get('scale', 0) >= 1:",
+     "        if not d.get('scale', 0) > 1:", 'publish: SCALE=1 refused'),
+    ('publish.py', "    if gone:\n", "    if False:\n",
+     'publish: a missing experiment published'),
+    ('publish.py', "    if dirty:\n", "    if False:\n",
+     'publish: a dirty tree published'),
+    ('publish.py', "    if reasons and not draft:",
+     "    if reasons and not draft and len(reasons) > 1:",
+     'publish: one reason alone does not refuse'),
+    ('publish.py', "' (DRAFT)' if reasons else ''", "''",
+     'publish: a draft\'s title not marked'),
+    ('publish.py', "            why = x.why if doc else",
+     "            why = x.why or",
+     'publish: a missing experiment\'s lines not said missing'),
+    ('publish.py',
+     "        elif os.path.exists(dst):\n            os.unlink(dst)",
+     "        elif os.path.exists(dst):\n            pass",
+     'publish: an older run\'s figure kept'),
+    ('publish.py', "if not isinstance(doc, dict) or doc.get('experiment') != "
+     "e.name or",
+     "if not isinstance(doc, dict) or", 'publish: another experiment\'s '
+     'JSON read'),
+    ('publish.py', "'%.1f GiB' % (mem / 2 ** 30)", "'%.1f GiB' % (mem / 1e9)",
+     'publish: GB printed as GiB'),
+    ('publish.py', "            shutil.copyfile(os.path.join(rundir, e.name + "
+     "'.png'), dst)",
+     "            open(dst, 'w').close()", 'publish: empty figures'),
+    ('publish.py', "    return sorted(rows, key=lambda r: (r[0].split()[0] != "
+     "'seed',", "    return sorted(rows, key=lambda r: (r[0].split()[0] == "
+     "'seed',", 'publish: goals before the seeds'),
+    ('publish.py',
+     "    text = re.sub(r'([\\\\*`|_])', r'\\\\\\1', str(text))\n",
+     "    text = str(text)\n",
+     'publish: markup characters not escaped'),
+    ('publish.py',
+     "        out.append('The seed\\'s own table (scripts/lab/seeds.py)::')"
+     "\n        out += literal(e.seed_table())\n", "        pass\n",
+     'publish: no seed table'),
+    ('publish.py', "    out += ['* ' + esc(n) for n in notes] or ['* none']",
+     "    out += ['* none']", 'publish: notes left out'),
 ]
 
 # survivors that behave exactly as the original: {number: why}

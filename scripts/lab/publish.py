@@ -1,0 +1,335 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The published results page: one bench run turned into
+Documentation/block/blk26-results.rst, its figures copied beside it
+(blk26-results/NAME.png).
+
+  bench.py --publish RESULTS/RUN-ID [--draft] [--out FILE]
+
+The page has a header (the run id, its date, the kernel, the series
+commit, the clock, RUNS, SCALE and the machine, all from the run's JSON),
+one summary table (per seed effect and per issue goal: the seed's
+figure, the measured one, reproduced or not, met or not, or missing, and
+why), then per experiment its seed-format table, the seed's own table,
+its figure, the runs' spread and its notes.  Every figure on the page
+comes from the run's JSON or from scripts/lab/seeds.py; a value the run
+did not measure reads "missing".
+
+Only a full-size run of every experiment is published: with SCALE below
+1, an experiment missing or the machine not recorded, the page is
+written only with --draft, and then says DRAFT and why.  Otherwise the
+exit status is 2 with the reason, and nothing is written.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+
+import figures
+from labpaths import TOP
+from report import spread_text, table
+from runner import clock_name, lab_line
+
+OUT = os.path.join(TOP, 'Documentation', 'block', 'blk26-results.rst')
+
+
+class PublishError(Exception):
+    """A run that cannot be read: nothing is written."""
+
+
+def load_run(rundir, experiments):
+    """{name: JSON document} of the experiments a run holds; raises
+    PublishError when rundir is no results directory or holds no
+    experiment's JSON."""
+    if not os.path.isdir(rundir):
+        raise PublishError('%s: not a results directory' % rundir)
+    docs = {}
+    for e in experiments:
+        p = os.path.join(rundir, e.name + '.json')
+        if not os.path.exists(p):
+            continue
+        try:
+            with open(p) as fh:
+                doc = json.load(fh)
+        except (OSError, ValueError) as ex:
+            raise PublishError('%s: not a results JSON (%s)' % (p, ex))
+        if not isinstance(doc, dict) or doc.get('experiment') != e.name or \
+                not isinstance(doc.get('rows'), list):
+            raise PublishError('%s: not the results JSON of %s' % (p, e.name))
+        docs[e.name] = doc
+    if not docs:
+        raise PublishError('%s: no experiment\'s JSON in it (a bench run '
+                           'writes results/<run-id>/NAME.json)' % rundir)
+    return docs
+
+
+def draft_reasons(docs, experiments):
+    """Why the run is no full-size run of every experiment: [] when it
+    is one."""
+    out = []
+    small = {}
+    for n, d in docs.items():
+        if not d.get('scale', 0) >= 1:
+            small.setdefault('%g' % d.get('scale', 0), []).append(n)
+    for s, names in small.items():
+        out.append('SCALE %s, below 1%s' % (s, '' if len(names) == len(docs)
+                                            else ': ' + ', '.join(names)))
+    gone = [e.name for e in experiments if e.name not in docs]
+    if gone:
+        out.append('experiments missing: %s' % ', '.join(gone))
+    if not any(d.get('machine') for d in docs.values()):
+        out.append('the machine is not recorded in the JSON')
+    for key, what in (('run', 'run ids'), ('series', 'series commits')):
+        seen = sorted({str(d[key]) for d in docs.values() if d.get(key)})
+        if len(seen) > 1:
+            out.append('the JSONs name %d %s: %s' % (len(seen), what,
+                                                     ', '.join(seen)))
+    dirty = sorted({d['series'] for d in docs.values()
+                    if str(d.get('series', '')).endswith('-dirty')})
+    if dirty:
+        out.append('series %s: the tree had uncommitted changes'
+                   % ', '.join(dirty))
+    return out
+
+
+# --- reStructuredText ----------------------------------------------------
+
+def esc(text):
+    """Text as reStructuredText shows it: its markup characters escaped,
+    and a leading character that would start a list escaped too."""
+    text = re.sub(r'([\\*`|_])', r'\\\1', str(text))
+    if re.match(r'[-+#]( |$)|\d+[.)]( |$)', text):
+        text = '\\' + text
+    return text
+
+
+def literal(text):
+    """A literal block (after a paragraph ending in '::')."""
+    lines = str(text).expandtabs(8).splitlines() or ['(empty)']
+    return [''] + [('    ' + line).rstrip() for line in lines] + ['']
+
+
+def heading(text, ch):
+    return [text, ch * len(text), '']
+
+
+def list_table(head, rows, widths):
+    out = ['.. list-table::', '   :header-rows: 1',
+           '   :widths: %s' % ' '.join(str(w) for w in widths), '']
+    for r in [head] + rows:
+        for j, c in enumerate(r):
+            out.append('   %s %s' % ('* -' if j == 0 else '  -',
+                                     esc(c) if c != '' else '\\ '))
+    return out + ['']
+
+
+def values(docs, key):
+    """The distinct values of key over the documents, in order."""
+    out = []
+    for d in docs.values():
+        v = d.get(key, 'not recorded')
+        if str(v) not in out:
+            out.append(str(v))
+    return ', '.join(out)
+
+
+def run_date(run_id):
+    m = re.match(r'^(\d{4})(\d\d)(\d\d)-(\d\d)(\d\d)(\d\d)$', run_id)
+    if not m:
+        return 'not recorded'
+    return '%s-%s-%s %s:%s:%s (its start, the host\'s local time)' % \
+        m.groups()
+
+
+def machine_text(docs):
+    m = next((d['machine'] for d in docs.values() if d.get('machine')),
+             None)
+    if not m:
+        return 'not recorded'
+
+    def v(k):
+        return 'missing' if m.get(k) is None else m[k]
+    mem = m.get('mem_bytes')
+    return '%s, %s CPUs, %s memory; host kernel %s; %s' % (
+        v('cpu'), v('cpus'),
+        'missing' if mem is None else '%.1f GiB' % (mem / 2 ** 30),
+        v('host_kernel'), v('qemu'))
+
+
+def clock_text(docs):
+    """Each clock the run's experiments ran on, with the experiments."""
+    by = {}
+    for n, d in docs.items():
+        lab = d.get('lab') or {}
+        for p in lab.get('parts') or []:
+            c = clock_name(p.get('accel'), lab.get('icount_shift', 0))
+            by.setdefault(c, [])
+            name = n if p.get('part') is None else '%s:%s' % (n, p['part'])
+            by[c].append(name)
+    if not by:
+        return 'not recorded'
+    seeds = values({n: d.get('lab') or {} for n, d in docs.items()}, 'seed')
+    return '; '.join('%s: %s' % (c, ', '.join(ns)) for c, ns in by.items()) \
+        + '; seed %s' % seeds
+
+
+def summary_rows(docs, experiments):
+    """The summary table's rows: the seeds' effects (000 first), then the
+    issues' goals (issue 4 first)."""
+    rows = []
+    for e in experiments:
+        if not e.effects:
+            continue
+        doc = docs.get(e.name)
+        for x in e.effects(e, (doc or {}).get('rows') or []):
+            why = x.why if doc else '%s is not in this run' % e.name
+            rows.append([x.source or 'seed ' + e.seed, x.what,
+                         x.seed or 'none (an issue\'s goal)', x.measured,
+                         x.result, why])
+    # 'seed 000' .. 'seed 004', then 'issue 4', 'issue 13': stable
+    return sorted(rows, key=lambda r: (r[0].split()[0] != 'seed',
+                                       int(r[0].split()[1])))
+
+
+def section(e, doc, run_id, peers, figdir, pngs):
+    """One experiment's part of the page."""
+    title = e.name + (' (seed %s)' % e.seed if e.seed else '')
+    out = heading(title, '-') + [esc(e.desc), '']
+    if doc is None:
+        return out + ['**missing**: %s is not in this run.' % e.name, '']
+    agg, notes = doc.get('rows') or [], doc.get('notes') or []
+    lab = doc.get('lab') or {}
+    out += [':Clock: %s' % esc(lab_line(lab) if 'seed' in lab
+                               else 'not recorded'),
+            ':RUNS, SCALE: %s, %s' % (esc(doc.get('runs', 'not recorded')),
+                                      esc(doc.get('scale', 'not recorded'))),
+            '']
+    if e.formatter:
+        out.append('Measured, in the seed\'s format (medians of the runs)::')
+        try:
+            ctx = dict(doc.get('setup') or {},
+                       kernel=doc.get('kernel', 'not recorded'))
+            text = e.formatter(e, agg, notes, ctx) if agg else \
+                'missing: nothing was measured'
+        except Exception as ex:  # a table bug must not lose the page
+            text = '(seed-format table failed: %r)' % ex
+    else:
+        out.append('Measured (median, min-max of the runs)::')
+        text = table(e, agg, [], 'missing') if agg else \
+            'missing: nothing was measured'
+    out += literal(text)
+    if e.seed_table:
+        out.append('The seed\'s own table (scripts/lab/seeds.py)::')
+        out += literal(e.seed_table())
+    if e.name in pngs:
+        out += ['.. figure:: %s/%s.png' % (figdir, e.name),
+                '   :alt: %s figure' % e.name, '']
+        fig = figures.build(e.name, doc, run_id, peers)
+        cap = (fig.caption if fig else []) or ['the medians of the run']
+        out += ['   ' + esc('; '.join(cap)), '']
+    else:
+        out += ['Figure: **missing** (the run has no %s.png; '
+                '``bench.py --report`` draws it).' % e.name, '']
+    out.append('Spread::')
+    out += literal('\n'.join(spread_text(e, agg)) or
+                   'no spread: fewer than 2 runs of any column')
+    out.append('Notes:')
+    out.append('')
+    out += ['* ' + esc(n) for n in notes] or ['* none']
+    return out + ['']
+
+
+def page(run_id, docs, experiments, reasons, figdir, pngs):
+    """The page's text."""
+    title = 'blk26 results: bench run %s%s' % (run_id,
+                                               ' (DRAFT)' if reasons else '')
+    out = ['.. SPDX-License-Identifier: GPL-2.0', '',
+           '.. Written by "make publish RUN=results/%s"; do not edit.'
+           % run_id, '',
+           '=' * len(title), title, '=' * len(title), '']
+    if reasons:
+        out += ['**DRAFT**: not a full-size run of every experiment (%s).'
+                % esc('; '.join(reasons)), '']
+    kern = []
+    for d in docs.values():
+        for k in [d.get('kernel', 'not recorded')] + \
+                list((d.get('kernels') or {}).values()):
+            if str(k) not in kern:
+                kern.append(str(k))
+    out += [':Run: %s' % esc(run_id),
+            ':Date: %s' % esc(run_date(run_id)),
+            ':Kernel: %s' % esc(', '.join(kern)),
+            ':Series commit: %s' % esc(values(docs, 'series')),
+            ':Clock: %s' % esc(clock_text(docs)),
+            ':RUNS: %s' % esc(values(docs, 'runs')),
+            ':SCALE: %s' % esc(values(docs, 'scale')),
+            ':Machine: %s' % esc(machine_text(docs)), '',
+            'Each experiment of ``make bench`` reproduces a measurement of a '
+            'seed thread, or checks the goals of an issue.  A seed\'s effect '
+            'is reproduced when the measured ratio lies on the same side of '
+            '1 as the seed\'s, further from 1 than the runs\' spread (their '
+            'largest max/min); a goal is met or not by the medians of this '
+            'run.  "missing": not measured in this run.', '']
+    out += heading('Summary', '=')
+    out += list_table(['seed / goal', 'effect', 'seed\'s figure',
+                       'measured', 'result', 'why'],
+                      summary_rows(docs, experiments), [8, 26, 14, 14, 10, 28])
+    out += heading('The experiments', '=')
+    for e in experiments:
+        out += section(e, docs.get(e.name), run_id, docs, figdir, pngs)
+    while out and out[-1] == '':
+        out.pop()
+    return '\n'.join(out) + '\n'
+
+
+def publish(rundir, out, draft, experiments):
+    """Write the page for rundir to out and its figures beside it;
+    (exit status, message)."""
+    try:
+        docs = load_run(rundir, experiments)
+    except PublishError as ex:
+        return 2, str(ex)
+    reasons = draft_reasons(docs, experiments)
+    if reasons and not draft:
+        return 2, ('not a full-size run of every experiment (%s): nothing '
+                   'written; --draft (make publish DRAFT=1) writes a page '
+                   'marked DRAFT' % '; '.join(reasons))
+    ids = {d['run'] for d in docs.values() if d.get('run')}
+    run_id = ids.pop() if len(ids) == 1 else \
+        os.path.basename(os.path.abspath(rundir))
+    figdir = os.path.splitext(out)[0]
+    pngs = [n for n in docs
+            if os.path.isfile(os.path.join(rundir, n + '.png'))]
+    text = page(run_id, docs, experiments, reasons,
+                os.path.basename(figdir), pngs)
+    os.makedirs(figdir, exist_ok=True)
+    for e in experiments:
+        dst = os.path.join(figdir, e.name + '.png')
+        if e.name in pngs:
+            shutil.copyfile(os.path.join(rundir, e.name + '.png'), dst)
+        elif os.path.exists(dst):
+            os.unlink(dst)
+    with open(out, 'w') as fh:
+        fh.write(text)
+    return 0, '%s written%s' % (out, ' (DRAFT: %s)' % '; '.join(reasons)
+                                if reasons else '')
+
+
+def main(argv, experiments):
+    ap = argparse.ArgumentParser(
+        prog='bench.py --publish',
+        description='write the results page of a bench run')
+    ap.add_argument('run', help='results/<run-id>')
+    ap.add_argument('--draft', action='store_true',
+                    help='write the page of a smaller or partial run, '
+                    'marked DRAFT')
+    ap.add_argument('--out', default=OUT,
+                    help='the page (default Documentation/block/'
+                    'blk26-results.rst); its figures go to the directory '
+                    'of its name without .rst')
+    a = ap.parse_args(argv)
+    st, msg = publish(a.run, a.out, a.draft, experiments)
+    (sys.stderr if st else sys.stdout).write('[publish] %s\n' % msg)
+    return st

@@ -1,0 +1,340 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the published results page (scripts/lab/publish.py)."""
+
+import glob
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import bench  # noqa: E402
+
+FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
+RUN_ID = '20261201-010203'
+MACHINE = {'cpu': 'Test CPU 7', 'cpus': 2, 'mem_bytes': 8 * 2 ** 30,
+           'host_kernel': '6.1.0-test', 'qemu': 'QEMU emulator version 9.8'}
+
+try:
+    import docutils.core
+except ImportError:
+    docutils = None
+
+
+def summary(text):
+    """{effect: (seed's figure, measured, result, why)} of a page."""
+    lines = text.split('.. list-table::', 1)[1].split('\nThe experiments',
+                                                       1)[0].splitlines()
+    rows, cur = [], None
+    for line in lines:
+        if line.startswith('   * - '):
+            cur = [line[7:]]
+            rows.append(cur)
+        elif line.startswith('     - ') and cur is not None:
+            cur.append(line[7:])
+    return {r[1].replace('\\', ''): tuple(c.replace('\\', '')
+                                          for c in r[2:])
+            for r in rows[1:]}
+
+
+class PublishTest(unittest.TestCase):
+    """A run made of the fixtures (every experiment, the smallest size),
+    made full-size by editing its JSON where a test needs it."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.run = os.path.join(self.tmp, 'results', RUN_ID)
+        os.makedirs(self.run)
+        for f in glob.glob(os.path.join(FIXTURES, 'run-cfe4f0a', '*.json')) + \
+                [os.path.join(FIXTURES, 'run-6646cc3', 'cfq.json')]:
+            shutil.copy(f, self.run)
+        for e in bench.EXPERIMENTS:
+            with open(os.path.join(self.run, e.name + '.png'), 'wb') as fh:
+                fh.write(b'\x89PNG figure of ' + e.name.encode())
+        self.out = os.path.join(self.tmp, 'doc', 'blk26-results.rst')
+        self.figs = os.path.join(self.tmp, 'doc', 'blk26-results')
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def edit(self, name, fn):
+        p = os.path.join(self.run, name + '.json')
+        with open(p) as fh:
+            doc = json.load(fh)
+        fn(doc)
+        with open(p, 'w') as fh:
+            json.dump(doc, fh)
+
+    def full_size(self):
+        def one(doc):
+            doc.update(scale=1, runs=3, run=RUN_ID, series='abc1234',
+                       machine=MACHINE)
+        for e in bench.EXPERIMENTS:
+            self.edit(e.name, one)
+
+    def publish(self, *args):
+        """(status, message, the page or None)."""
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            st = bench.main(['--publish', self.run, '--out', self.out] +
+                            list(args))
+        page = None
+        if os.path.exists(self.out):
+            with open(self.out) as fh:
+                page = fh.read()
+        return st, out.getvalue() + err.getvalue(), page
+
+    def assertNothingWritten(self):
+        self.assertFalse(os.path.exists(self.out))
+        self.assertFalse(os.path.exists(self.figs))
+
+    # --- what is refused ---------------------------------------------------
+
+    def test_small_scale_refused_without_draft(self):
+        st, msg, page = self.publish()
+        self.assertEqual(st, 2)
+        self.assertIn('SCALE 0.001, below 1', msg)
+        self.assertNothingWritten()
+
+    def test_small_scale_is_a_draft(self):
+        st, msg, page = self.publish('--draft')
+        self.assertEqual(st, 0, msg)
+        self.assertIn('(DRAFT)', page.splitlines()[5])
+        self.assertIn('**DRAFT**: not a full-size run of every experiment '
+                      '(SCALE 0.001, below 1;', page)
+
+    def test_scale_of_one_small_experiment_named(self):
+        self.full_size()
+        self.edit('bs-sweep', lambda d: d.update(scale=0.5))
+        st, msg, _ = self.publish()
+        self.assertEqual(st, 2)
+        self.assertIn('SCALE 0.5, below 1: bs-sweep', msg)
+        self.assertNothingWritten()
+
+    def test_missing_experiment_refused_or_draft(self):
+        self.full_size()
+        os.unlink(os.path.join(self.run, 'dbt2.json'))
+        st, msg, _ = self.publish()
+        self.assertEqual(st, 2)
+        self.assertIn('experiments missing: dbt2', msg)
+        self.assertNothingWritten()
+        st, msg, page = self.publish('--draft')
+        self.assertEqual(st, 0, msg)
+        self.assertIn('**DRAFT**', page)
+        row = summary(page)["OLTP: anticipatory's NOTPM against deadline's "
+                            "(dma_bits=32)"]
+        self.assertEqual(row, ('0.89x', 'missing', 'missing',
+                               'dbt2 is not in this run'))
+        self.assertIn('**missing**: dbt2 is not in this run.', page)
+        self.assertFalse(os.path.exists(os.path.join(self.figs,
+                                                     'dbt2.png')))
+
+    def test_machine_not_recorded_refused(self):
+        self.full_size()
+        for e in bench.EXPERIMENTS:
+            self.edit(e.name, lambda d: d.pop('machine'))
+        st, msg, _ = self.publish()
+        self.assertEqual(st, 2)
+        self.assertIn('the machine is not recorded', msg)
+
+    def test_mixed_or_dirty_series_refused(self):
+        self.full_size()
+        self.edit('cfq', lambda d: d.update(series='abc1234-dirty'))
+        st, msg, _ = self.publish()
+        self.assertEqual(st, 2)
+        self.assertIn('2 series commits', msg)
+        self.assertIn('uncommitted changes', msg)
+
+    def test_bad_input_writes_nothing(self):
+        os.makedirs(os.path.join(self.tmp, 'empty'))
+        for path, want in ((os.path.join(self.tmp, 'nowhere'),
+                            'not a results directory'),
+                           (os.path.join(self.tmp, 'empty'),
+                            'no experiment\'s JSON in it')):
+            self.run = path
+            st, msg, _ = self.publish('--draft')
+            self.assertEqual(st, 2)
+            self.assertIn(want, msg)
+            self.assertFalse(os.path.exists(self.out))
+
+    def test_broken_json_writes_nothing(self):
+        with open(os.path.join(self.run, 'overview.json'), 'w') as fh:
+            fh.write('{"experiment": "overview", "rows": [')
+        st, msg, _ = self.publish('--draft')
+        self.assertEqual(st, 2)
+        self.assertIn('overview.json: not a results JSON', msg)
+        self.assertNothingWritten()
+        with open(os.path.join(self.run, 'overview.json'), 'w') as fh:
+            json.dump({'experiment': 'cfq', 'rows': []}, fh)
+        st, msg, _ = self.publish('--draft')
+        self.assertEqual(st, 2)
+        self.assertIn('not the results JSON of overview', msg)
+        self.assertNothingWritten()
+
+    # --- a full-size run ---------------------------------------------------
+
+    def test_full_run_header_and_figures(self):
+        self.full_size()
+        os.makedirs(self.figs)
+        stale = os.path.join(self.figs, 'overview.png')
+        with open(stale, 'w') as fh:
+            fh.write('an older run')
+        os.unlink(os.path.join(self.run, 'overview.png'))
+        st, msg, page = self.publish()
+        self.assertEqual(st, 0, msg)
+        self.assertNotIn('DRAFT', page)
+        for field in (':Run: %s' % RUN_ID,
+                      ':Date: 2026-12-01 01:02:03',
+                      ':Kernel: 6.12.117-blk26',
+                      ':Series commit: abc1234',
+                      ':RUNS: 3', ':SCALE: 1',
+                      ':Machine: Test CPU 7, 2 CPUs, 8.0 GiB memory; host '
+                      'kernel 6.1.0-test; QEMU emulator version 9.8',
+                      ':Clock: icount shift=0 (1 ns per instruction): '
+                      'overview, simhba-calibration'):
+            self.assertIn(field, page)
+        self.assertIn('tcg (the host\'s wall clock): bs-sweep, dbt2; '
+                      'seed 1', page)
+        for e in bench.EXPERIMENTS:
+            self.assertIn('\n%s%s\n' % (e.name, ' (seed %s)' % e.seed
+                                        if e.seed else ''), page)
+            if e.name == 'overview':
+                continue
+            self.assertIn('.. figure:: blk26-results/%s.png' % e.name, page)
+            with open(os.path.join(self.figs, e.name + '.png'), 'rb') as fh:
+                self.assertEqual(fh.read(), b'\x89PNG figure of ' +
+                                 e.name.encode())
+        # the run has no overview.png: said, and the older one is gone
+        self.assertIn('Figure: **missing** (the run has no overview.png',
+                      page)
+        self.assertFalse(os.path.exists(stale))
+
+    def test_sections_hold_tables_seed_tables_spread_notes(self):
+        self.full_size()
+        st, _, page = self.publish()
+        sec = page.split('\nraid0-dd (seed 004)\n', 1)[1].split(
+            '\nsg-segments (seed 001)\n', 1)[0]
+        # the measured runs, then the seed's own table, in literal blocks
+        self.assertIn('    revision    default\n                141.4', sec)
+        self.assertIn('    revision    2.6.25.8-fc8  54a6eb5c', sec)
+        self.assertLess(sec.index('141.4'), sec.index('2.6.25.8-fc8'))
+        self.assertIn('Spread::\n\n    spread: max/min of the runs', sec)
+        self.assertIn('\n      MB/s                 1.035  (kernel=default)',
+                      sec)
+        self.assertIn('Spread::\n\n    no spread: fewer than 2 runs',
+                      page.split('\noverview\n', 1)[1])
+        sec = page.split('\nioc-random (seed 002)\n', 1)[1]
+        self.assertIn('* columns ioc off, ioc no idle and ioc idle need '
+                      'CFQ', sec)
+        # a generic table says missing, not -
+        sec = page.split('\nsimhba-calibration\n', 1)[1].split(
+            '\nraid0-dd (seed 004)\n', 1)[0]
+        self.assertIn('missing', sec)
+        self.assertNotRegex(sec, r' - ')
+
+    def test_summary_rows_from_the_run(self):
+        self.full_size()
+        st, _, page = self.publish()
+        rows = summary(page)
+        self.assertEqual(rows['20 direct-I/O readers: MB/s, 64 segments '
+                              'against 32'][:3],
+                         ('1.13x', '1.04x', 'reproduced'))
+        self.assertEqual(rows['20 direct-I/O readers: context switches '
+                              'per call, 64 segments against 32'][:3],
+                         ('0.54x', 'missing', 'missing'))
+        self.assertEqual(rows['N=2 random readers, striped LUN: ioc idle '
+                              'against base'][:3],
+                         ('0.53x', 'missing', 'missing'))
+        r = rows['dd to md raid0: runs of later kernels below 0.8x the '
+                 'base median']
+        self.assertEqual(r[:3], ('8 of 15 runs (54a6eb5c bad, '
+                                 '54a6eb5c-nohighmem bad, 2.6.26-rc8 bad)',
+                                 '0 of 5 runs (default, the only kernel '
+                                 'configuration: against its own median)',
+                                 'not reproduced'))
+        self.assertIn('VM accounting bug', r[3])
+        # cfq's goal (anticipatory's of the same name comes first)
+        self.assertEqual(rows['null_blk 4 KiB random-read IOPS >= 0.9x '
+                              'mq-deadline (icount)'][1:3],
+                         ('0.88x', 'not met'))
+        self.assertEqual(rows['reader MB/s with a streaming writer >= 5x '
+                              'mq-deadline'][1:3], ('16.26x', 'met'))
+        self.assertEqual(rows['weight 100: share / weight share (0.0667) '
+                              'within 10%'][1:3], ('0.894x', 'not met'))
+        # the seeds first, in order, then the issues' goals
+        labels = [line[7:] for line in page.splitlines()
+                  if line.startswith('   * - ')][1:]
+        self.assertEqual(labels, ['seed 000', 'seed 001', 'seed 001'] +
+                         ['seed 002'] * 3 + ['seed 003'] * 2 + ['seed 004'] +
+                         ['issue 4'] * 8 + ['issue 13'] * 13)
+
+    def test_every_figure_follows_the_json(self):
+        self.full_size()
+        _, _, before = self.publish()
+
+        def sg(doc):
+            for r in doc['rows']:
+                if r['config']['sg_segments'] == 64:
+                    r['metrics']['MBps']['median'] *= 2
+
+        def raid(doc):
+            doc['rows'][0]['runs']['MBps'][2] = 50.0
+
+        def header(doc):
+            doc['kernel'] = '6.12.999-other'
+            doc['machine'] = dict(MACHINE, cpu='Other CPU')
+        self.edit('sg-segments', sg)
+        self.edit('raid0-dd', raid)
+        for e in bench.EXPERIMENTS:
+            self.edit(e.name, header)
+        _, _, page = self.publish()
+        rows = summary(page)
+        self.assertEqual(rows['20 direct-I/O readers: MB/s, 64 segments '
+                              'against 32'][1], '2.07x')
+        self.assertEqual(rows['dd to md raid0: runs of later kernels below '
+                              '0.8x the base median'][1:3],
+                         ('1 of 5 runs (default, the only kernel '
+                          'configuration: against its own median)',
+                          'reproduced'))
+        self.assertIn(':Kernel: 6.12.999-other', page)
+        self.assertIn(':Machine: Other CPU', page)
+        self.assertIn('                50.0', page)
+        self.assertNotEqual(before, page)
+
+    def test_missing_metric_prints_missing(self):
+        self.full_size()
+
+        def drop(doc):
+            for r in doc['rows']:
+                if r['config'].get('size_kb') == 64:
+                    r['metrics'].pop('sys_s')
+                    r['runs'].pop('sys_s')
+        self.edit('bs-sweep', drop)
+        st, _, page = self.publish()
+        r = summary(page)['sequential reads through sg, u320-10k (seed: '
+                          'u320 disk): system time of 1K transfers against '
+                          '64K']
+        self.assertEqual(r[:3], ('23.93x', 'missing', 'missing'))
+        self.assertIn('not measured in this run', r[3])
+
+    @unittest.skipIf(docutils is None, 'docutils is not installed')
+    def test_page_is_valid_restructuredtext(self):
+        self.full_size()
+        note = '- a note_ with *stars*, |bars|, `ticks` and a \\'
+        self.edit('overview', lambda d: d.update(notes=[note]))
+        st, _, page = self.publish()
+        err = io.StringIO()
+        tree = docutils.core.publish_doctree(
+            page, settings_overrides={'report_level': 2, 'halt_level': 5,
+                                      'warning_stream': err})
+        self.assertEqual(err.getvalue(), '')
+        # the note reads as written: its markup characters are text
+        self.assertIn(note, tree.astext())
+
+
+if __name__ == '__main__':
+    unittest.main()
