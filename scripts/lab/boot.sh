@@ -14,6 +14,12 @@
 # boot, are attached: virtio-blk with serials blk26-vd0, blk26-vd1, ... and one
 # virtio-scsi disk with serial blk26-sd0.
 #
+# LAB_GUEST_ROOT="WORD..." runs the command in a root on tmpfs that holds
+# copies of the programs (names looked up in PATH) and absolute paths
+# (files, directories) it names, with their libraries, plus the lab's guest
+# scripts and the kernel's modules: the command then never waits for the
+# 9p root (see scripts/lab/guest-root and guest-init).
+#
 # LAB_ACCEL picks the accelerator: auto (default: KVM when a short probe
 # boots, else TCG), kvm, tcg, or icount: TCG with an instruction counter
 # for a clock (-icount shift=N,sleep=off; 2^N guest nanoseconds per
@@ -38,7 +44,7 @@ tmo=${LAB_TIMEOUT:-600}
 append=${LAB_APPEND:-}
 ndisks=${LAB_DISKS:-2}
 outdir=
-usage() { sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while getopts m:c:t:a:d:o:h opt; do
 	case $opt in
 	m) mem=$OPTARG ;;
@@ -89,6 +95,18 @@ rm -f "$outdir/exit-status"
 	printf '%q ' "$@"
 	echo
 } >"$outdir/job.sh"
+
+# The root on tmpfs: the files the job asked for, and those guest-init and
+# the job's modprobe need, listed here with the guest's PATH.
+rm -f "$outdir/guest-root"
+if [ -n "${LAB_GUEST_ROOT:-}" ]; then
+	# shellcheck disable=SC2086
+	PATH=$LAB_DIR/guest-bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		"$LAB_DIR/guest-root" --list $LAB_GUEST_ROOT bash sh chroot du \
+		cut sync umount cat /usr/sbin/modprobe "$LAB_DIR" \
+		"$KMOD/lib/modules/$rel" >"$outdir/guest-root" ||
+		die "LAB_GUEST_ROOT: cannot list the files of '$LAB_GUEST_ROOT'"
+fi
 
 # --- accelerator: KVM only when a short probe shows it boots here -------
 accel=tcg
