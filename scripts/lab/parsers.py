@@ -428,13 +428,16 @@ def pgbench_script_tps(text, script):
 def parse_blk_wait(text):
     """Where a request waited: blkparse's lines "SECONDS ACTION PID SECTOR"
     (its -f '%T.%9t %a %p %S\\n', actions I, D and C) -> {'requests': the
-    requests seen from insertion to completion, 'max_sched_ms': the
-    longest from insertion into the scheduler to dispatch to the driver
-    (I to D: the wait the elevator decides), 'max_disk_ms': the longest
-    from dispatch to completion (D to C: the device's queue and service),
-    'max_total_ms': the longest from insertion to completion}.  A request
-    is followed by its sector; one the trace saw only in part is left out.
-    The maxima are None when no request was seen whole."""
+    requests seen from insertion to completion, 'unmatched': the events
+    that fit no such request (a dispatch or a completion with nothing
+    before it, an insertion or a dispatch with nothing after it),
+    'max_sched_ms': the longest from insertion into the scheduler to
+    dispatch to the driver (I to D: the wait the elevator decides),
+    'max_disk_ms': the longest from dispatch to completion (D to C: the
+    device's queue and service), 'max_total_ms': the longest from
+    insertion to completion}.  Requests at one sector are matched first in,
+    first out.  The maxima are None when no request was seen whole; a
+    caller that needs every request must check requests and unmatched."""
     events = []
     for line in text.splitlines():
         f = line.split()
@@ -447,24 +450,31 @@ def parse_blk_wait(text):
         events.append((t, len(events), f[1], f[3]))
     events.sort()
     inserted, issued = {}, {}
-    n, sched, disk, total = 0, None, None, None
+    n, odd, sched, disk, total = 0, 0, None, None, None
     for t, _, act, sector in events:
         if act == 'I':
-            inserted[sector] = t
+            inserted.setdefault(sector, []).append(t)
         elif act == 'D':
-            if sector in inserted and sector not in issued:
-                issued[sector] = t
-        elif sector in issued:
-            ti, td = inserted.pop(sector), issued.pop(sector)
+            if inserted.get(sector):
+                issued.setdefault(sector, []).append(
+                    (inserted[sector].pop(0), t))
+            else:
+                odd += 1
+        elif issued.get(sector):
+            ti, td = issued[sector].pop(0)
             n += 1
             sched = max(sched or 0.0, td - ti)
             disk = max(disk or 0.0, t - td)
             total = max(total or 0.0, t - ti)
+        else:
+            odd += 1
+    odd += sum(len(v) for v in inserted.values())
+    odd += sum(len(v) for v in issued.values())
 
     def ms(v):
         return round(v * 1e3, 3) if v is not None else None
-    return {'requests': n, 'max_sched_ms': ms(sched), 'max_disk_ms': ms(disk),
-            'max_total_ms': ms(total)}
+    return {'requests': n, 'unmatched': odd, 'max_sched_ms': ms(sched),
+            'max_disk_ms': ms(disk), 'max_total_ms': ms(total)}
 
 
 PARSERS = {

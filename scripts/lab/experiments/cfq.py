@@ -105,18 +105,29 @@ def n_rows(rows, elevator='cfq'):
             r['config'].get('N') is not None}
 
 
-def served_verdict(r, n):
-    """Goal 7 for one N: every process served, and no read waited in cfq
-    (insert to dispatch, max_sched_ms) longer than low_latency's round
-    (bound_ms).  What a read then spends at the disk (its own queue,
-    which cfq does not order) is in the table beside, not in the goal."""
-    served, wait, bound = [median_of(r, m) for m in
-                           ('served', 'max_sched_ms', 'bound_ms')]
+def worst_runs(r, metric, pick):
+    """The worst of a metric over a row's runs (pick: min or max), None
+    when a run has no value for it: a goal about the worst case is not
+    judged on a median, nor on the runs that happened to measure."""
+    v = (r.get('runs') or {}).get(metric) or []
+    want = max([len(x) for x in (r.get('runs') or {}).values()] + [0])
+    return pick(v) if v and len(v) == want else None
+
+
+def served_verdict(r, n, metric='max_sched_ms', where='in cfq'):
+    """Goal 7 for one N: every process served in every run, and no read
+    waited longer than low_latency's round (bound_ms) in any run: in cfq
+    (insert to dispatch, max_sched_ms, the goal) or as fio saw it
+    (max_lat_ms: the disk's own queue included, which cfq does not
+    order)."""
+    served = worst_runs(r, 'served', min)
+    wait = worst_runs(r, metric, max)
+    bound = median_of(r, 'bound_ms')
     if served is None or wait is None or bound is None:
         return 'missing'
     ok = served == n and wait <= bound
-    return '%d/%d served, longest in cfq %.0f ms vs %.0f ms %s' % (
-        served, n, wait, bound, 'met' if ok else 'NOT met')
+    return '%d/%d served, longest %s %.0f ms vs %.0f ms %s' % (
+        served, n, where, wait, bound, 'met' if ok else 'NOT met')
 
 
 def scale_goals(agg):
@@ -130,6 +141,10 @@ def scale_goals(agg):
                     'wait in cfq <= round' % n,
                     served_verdict(sc[n], n) if n in sc
                     else 'missing (not measured)'))
+        if n in sc:
+            out.append(('scale, N=%d: longest read, the disk\'s queue '
+                        'included, <= round' % n,
+                        served_verdict(sc[n], n, 'max_lat_ms', 'read')))
     cost = n_rows(workload_rows(agg, 'scale cost'))
     ns = sorted(n for n in cost if median_of(cost[n], 'us_per_io'))
     what = ('scale cost: cfq us per request, most / fewest processes <= '
