@@ -76,6 +76,9 @@ def draft_reasons(docs, experiments):
     for s, names in small.items():
         out.append('SCALE %s, below 1%s' % (s, '' if len(names) == len(docs)
                                             else ': ' + ', '.join(names)))
+    few = sorted(n for n, d in docs.items() if d.get('runs', 0) < 3)
+    if few:
+        out.append('fewer than 3 runs (RUNS=3): %s' % ', '.join(few))
     gone = [e.name for e in experiments if e.name not in docs]
     if gone:
         out.append('experiments missing: %s' % ', '.join(gone))

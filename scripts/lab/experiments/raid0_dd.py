@@ -92,8 +92,13 @@ def effects(e, agg):
                        'no kernel configuration ran (see its notes)')]
     n_bad, n = bad_runs(cols)
     if len(cols) == 1:
+        # the seed's effect is a difference between kernels: one kernel
+        # cannot show it, whatever its own runs do
         got = '%d of %d runs (%s, the only kernel configuration: against ' \
               'its own median)' % (n_bad, n, cols[0][0])
+        return [Effect(what, seed, got, 'missing', 'one kernel '
+                       'configuration ran; the effect needs two '
+                       '(KERNELS=a,b)')]
     else:
         got = '%d of %d runs (%s)' % (n_bad, n, ', '.join(
             '%s %s' % (k, good_bad(cols[0][1], r)) for k, r in cols[1:]))

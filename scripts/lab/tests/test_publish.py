@@ -115,6 +115,15 @@ class PublishTest(unittest.TestCase):
         self.assertIn('SCALE 0.5, below 1: bs-sweep', msg)
         self.assertNothingWritten()
 
+    def test_fewer_than_three_runs_refused(self):
+        # one run has no spread: a seed effect could not be told from noise
+        self.full_size()
+        self.edit('cfq', lambda d: d.update(runs=1))
+        st, msg, _ = self.publish()
+        self.assertEqual(st, 2)
+        self.assertIn('fewer than 3 runs (RUNS=3): cfq', msg)
+        self.assertNothingWritten()
+
     def test_missing_experiment_refused_or_draft(self):
         self.full_size()
         os.unlink(os.path.join(self.run, 'dbt2.json'))
@@ -255,8 +264,9 @@ class PublishTest(unittest.TestCase):
                                  '54a6eb5c-nohighmem bad, 2.6.26-rc8 bad)',
                                  '0 of 5 runs (default, the only kernel '
                                  'configuration: against its own median)',
-                                 'not reproduced'))
-        self.assertIn('VM accounting bug', r[3])
+                                 'missing'))
+        # one kernel cannot show a difference between kernels
+        self.assertIn('needs two (KERNELS=a,b)', r[3])
         # cfq's goal (anticipatory's of the same name comes first)
         self.assertEqual(rows['null_blk 4 KiB random-read IOPS >= 0.9x '
                               'mq-deadline (icount)'][1:3],
@@ -299,7 +309,7 @@ class PublishTest(unittest.TestCase):
                               '0.8x the base median'][1:3],
                          ('1 of 5 runs (default, the only kernel '
                           'configuration: against its own median)',
-                          'reproduced'))
+                          'missing'))
         self.assertIn(':Kernel: 6.12.999-other', page)
         self.assertIn(':Machine: Other CPU', page)
         self.assertIn('                50.0', page)
