@@ -800,9 +800,10 @@ static void cfq_sm_deep_new_queue(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 1UL);
 	KUNIT_EXPECT_NULL(test, cfqd->active_queue);
 
-	/* Close by: the queue idles from now on. */
+	/* Close by: the queue idles from now on, from the sync tree. */
 	a = cfq_fix_add(f, 0, 1008);
 	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(seq));
+	KUNIT_EXPECT_EQ(test, seq->wl_type, CFQ_SYNC_WL);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
 	cfq_fix_done(f, a);
 	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(seq));
@@ -824,6 +825,34 @@ static void cfq_sm_deep_new_queue(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(rnd));
 	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 1UL);
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 3UL);
+	cfq_fix_drain(f);
+}
+
+/*
+ * On a shallow disk a new queue is judged over 2.6's full window: a
+ * sequential reader whose second request seeks (a second file) keeps its
+ * idle window.
+ */
+static void cfq_sm_shallow_early_seek(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_queue *seq;
+	struct request *a;
+
+	a = cfq_fix_add(f, 0, 1000);
+	seq = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, seq);
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(seq));
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(seq));
+
+	a = cfq_fix_add(f, 0, FAR);
+	KUNIT_EXPECT_EQ(test, seq->seek_samples, 1);
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(seq));
+	KUNIT_EXPECT_EQ(test, seq->wl_type, CFQ_SYNC_WL);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
 	cfq_fix_drain(f);
 }
 
@@ -853,6 +882,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_preempt_rt),
 	KUNIT_CASE(cfq_sm_has_work),
 	KUNIT_CASE(cfq_sm_deep_new_queue),
+	KUNIT_CASE(cfq_sm_shallow_early_seek),
 	{}
 };
 

@@ -876,9 +876,12 @@ static void cfq_update_seek(struct cfq_data *cfqd, struct cfq_queue *cfqq,
  * queue of its own), not if its process exited, not for writes that say
  * no more I/O follows.  A new queue idles on trust (2.6's rule) except on
  * a deep device: there it idles once a request close to its last one
- * shows it sequential.  Trusting every new process costs an idle period
- * each, with the device's queue left empty meanwhile: with hundreds of
- * new random readers that is seconds before the last one's first read.
+ * shows it sequential, and is judged seeky from the requests it has made
+ * so far.  Trusting every new process there costs an idle period each,
+ * with the device's queue left empty meanwhile: with hundreds of new
+ * random readers that is seconds before the last one's first read.
+ * Elsewhere 2.6's full window of 32 judges a new queue, so that one early
+ * seek (a second file) does not cost a sequential reader its idling.
  */
 static void cfq_update_idle_window(struct cfq_data *cfqd,
 				   struct cfq_queue *cfqq, struct request *rq,
@@ -896,7 +899,8 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 	else if (!atomic_read(&cic->icq.ioc->active_ref) ||
 		 !READ_ONCE(cfqd->slice_idle) ||
 		 (!cfqq_deep(cfqq) &&
-		  cfq_seeky(cfqq->seek_history, cfqq->seek_samples)))
+		  cfq_seeky(cfqq->seek_history,
+			    cfq_deep(cfqd) ? cfqq->seek_samples : 32)))
 		idle = false;
 	else if (cfq_ttime_valid(&cfqq->ttime))
 		idle = cfqq->ttime.mean_ns <= READ_ONCE(cfqd->slice_idle);
@@ -1597,6 +1601,15 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		cfq_update_seek(cfqd, cfqq, rq);
 		if (cic)
 			cfq_update_idle_window(cfqd, cfqq, rq, cic);
+		/*
+		 * A waiting queue whose kind changed (it earned or lost its
+		 * idle window) moves to its kind's service tree now, not at
+		 * its next turn: else it counts in the other workload's share
+		 * and idles where seeky queues may preempt it.
+		 */
+		if (cfqq_on_rr(cfqq) && cfqq != active &&
+		    cfqq->wl_type != cfqq_type(cfqq))
+			cfq_service_tree_add(cfqd, cfqq, false, now);
 	}
 	if (!cfqq_class_idle(cfqq))
 		cfqd->last_busy_ns = now;
