@@ -32,6 +32,13 @@ list()
 	grep -v '^#' "$LAB_TOP/tests/$1" | awk 'NF { print $1 }' | tr '\n' ' '
 }
 
+# A test that runs on the instruction-counted clock only (CLOCK=icount)
+# and is not in tests/icount-tests would run in no boot at all.
+for t in $(cd "$LAB_TOP/tests" && grep -lx CLOCK=icount [a-z]*/[0-9][0-9][0-9]); do
+	[[ " $(list icount-tests) " == *" $t "* ]] ||
+		die "$t runs on the instruction-counted clock only (CLOCK=icount) but is not in tests/icount-tests"
+done
+
 for k in $kernels; do
 	# Unless filtered, the debug kernel runs blk26's KUnit suites, the
 	# tests of tests/debug-tests (the paths lockdep and KASAN must watch:
@@ -58,7 +65,9 @@ for k in $kernels; do
 		[ ${#kf[@]} -gt 0 ] || continue
 		# Its tests run in a root on tmpfs: a wait for the 9p root
 		# would be a jump of the guest's clock.
-		groot=$("$LAB_TOP/tests/run" --programs "${kf[@]}" | tr '\n' ' ')
+		groot=$("$LAB_TOP/tests/run" --programs "${kf[@]}") && [ -n "$groot" ] ||
+			die "tests/run --programs listed nothing for the icount boot"
+		groot=$(tr '\n' ' ' <<<"$groot")
 	fi
 	# Every KUnit suite of tests/kunit-suites must report (tests/run loads
 	# the KUnit modules in every boot).
