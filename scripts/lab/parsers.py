@@ -286,6 +286,24 @@ def sg_window(snaps, extra=None):
     return out
 
 
+def blk_events(text, actions):
+    """blkparse's lines "SECONDS ACTION PID SECTOR" of the given actions ->
+    [(seconds, line order, action, pid, sector)] in time order (events of
+    one moment in the order of the file); any other line is skipped."""
+    events = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) < 4 or f[1] not in actions:
+            continue
+        try:
+            t = float(f[0])
+        except ValueError:
+            continue
+        events.append((t, len(events), f[1], f[2], f[3]))
+    events.sort()
+    return events
+
+
 def parse_blk_time(text):
     """Who used the disk's time: blkparse's lines "SECONDS ACTION PID
     SECTOR" (its -f '%T.%9t %a %p %S\\n', actions Q, D and C), and lines
@@ -295,20 +313,9 @@ def parse_blk_time(text):
     is busy is shared equally between the requests at it (D to C), and a
     request's share goes to the process that queued it (the Q of its
     sector), else to the one that issued it."""
-    names, events = {}, []
-    for line in text.splitlines():
-        f = line.split()
-        if len(f) >= 3 and f[0] == 'map':
-            names[f[1]] = ' '.join(f[2:])
-            continue
-        if len(f) < 4 or f[1] not in ('Q', 'D', 'C'):
-            continue
-        try:
-            t = float(f[0])
-        except ValueError:
-            continue
-        events.append((t, len(events), f[1], f[2], f[3]))
-    events.sort()
+    names = {f[1]: ' '.join(f[2:]) for f in map(str.split, text.splitlines())
+             if len(f) >= 3 and f[0] == 'map'}
+    events = blk_events(text, ('Q', 'D', 'C'))
     queued, at_disk, used = {}, {}, {}
     busy, last = 0.0, None
     for t, _, act, pid, sector in events:
@@ -438,20 +445,10 @@ def parse_blk_wait(text):
     insertion to completion}.  Requests at one sector are matched first in,
     first out.  The maxima are None when no request was seen whole; a
     caller that needs every request must check requests and unmatched."""
-    events = []
-    for line in text.splitlines():
-        f = line.split()
-        if len(f) < 4 or f[1] not in ('I', 'D', 'C'):
-            continue
-        try:
-            t = float(f[0])
-        except ValueError:
-            continue
-        events.append((t, len(events), f[1], f[3]))
-    events.sort()
+    events = blk_events(text, ('I', 'D', 'C'))
     inserted, issued = {}, {}
     n, odd, sched, disk, total = 0, 0, None, None, None
-    for t, _, act, sector in events:
+    for t, _, act, _, sector in events:
         if act == 'I':
             inserted.setdefault(sector, []).append(t)
         elif act == 'D':
