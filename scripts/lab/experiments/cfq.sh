@@ -250,7 +250,7 @@ cfq_descendants()
 # cfq_fair DEV: the fair-time rows, one per kind of process.
 cfq_fair()
 {
-	local dev=$1 size kinds k i=0 pids=() p kid bt=$TEST_TMP/bt
+	local dev=$1 size kinds k i=0 pids=() p kid
 
 	bench_step "fair time: 4 kinds of reader under cfq, traced (${long} s)"
 	if ! command -v blktrace >/dev/null || ! command -v blkparse >/dev/null; then
@@ -268,12 +268,7 @@ cfq_fair()
 	blktrace -V >/dev/null 2>&1
 	blkparse -V >/dev/null 2>&1
 	pgrep -P 1 >/dev/null
-	rm -rf "$bt"
-	mkdir -p "$bt"
-	blktrace -d /dev/"$dev" -a queue -a issue -a complete -D "$bt" \
-		>/dev/null 2>&1 &
-	local tracer=$!
-	sleep 1
+	cfq_trace_start "$dev"
 	: >"$TEST_TMP/fair.map"
 	for k in "${kinds[@]}"; do
 		# shellcheck disable=SC2086
@@ -293,10 +288,7 @@ cfq_fair()
 		i=$((i + 1))
 	done
 	wait "${pids[@]}"
-	kill -INT $tracer
-	wait $tracer
-	blkparse -q -D "$bt" -i "$dev" -f '%T.%9t %a %p %S\n' 2>/dev/null |
-		cat "$TEST_TMP/fair.map" - >"$TEST_TMP/fair.trace"
+	cfq_trace_stop "$dev" | cat "$TEST_TMP/fair.map" - >"$TEST_TMP/fair.trace"
 	bench_parse blk-time "$TEST_TMP/fair.trace" >"$TEST_TMP/fair.json"
 	python3 - "$TEST_TMP" "${#kinds[@]}" "${kinds[@]%%:*}" <<'PY' >"$TEST_TMP/fair.rows"
 import json, os, sys
@@ -326,11 +318,31 @@ PY
 	cat "$TEST_TMP/fair.rows" >>"$BENCH_ROWS"
 }
 
+# cfq_trace_start DEV: trace DEV's inserts, dispatches and completions
+# (blktrace queue, issue, complete) into $TEST_TMP/bt until cfq_trace_stop.
+cfq_trace_start()
+{
+	rm -rf "$TEST_TMP/bt"
+	mkdir -p "$TEST_TMP/bt"
+	blktrace -d /dev/"$1" -a queue -a issue -a complete -D "$TEST_TMP/bt" \
+		>/dev/null 2>&1 &
+	cfq_tracer=$!
+	sleep 1
+}
+
+# cfq_trace_stop DEV: end the trace; print blkparse's lines "SECONDS ACTION
+# PID SECTOR" (parsers.py blk-time, blk-wait).
+cfq_trace_stop()
+{
+	kill -INT "$cfq_tracer"
+	wait "$cfq_tracer"
+	blkparse -q -D "$TEST_TMP/bt" -i "$1" -f '%T.%9t %a %p %S\n' 2>/dev/null
+}
+
 # cfq_scale DEV: a scale row per N of $scale, N random readers under cfq.
 cfq_scale()
 {
-	local dev=$1 n q=/sys/block/$1/queue/iosched tl idle bt=$TEST_TMP/bt
-	local trace=1 tracer
+	local dev=$1 n q=/sys/block/$1/queue/iosched tl idle trace=1
 
 	if ! command -v blktrace >/dev/null || ! command -v blkparse >/dev/null; then
 		bench_note "blktrace is not installed: the scale rows have no wait in cfq"
@@ -345,24 +357,12 @@ cfq_scale()
 		tl=$(cat $q/target_latency)
 		idle=$(cat $q/slice_idle)
 		: >"$TEST_TMP/scale.trace"
-		if [ $trace = 1 ]; then
-			rm -rf "$bt"
-			mkdir -p "$bt"
-			blktrace -d /dev/"$dev" -a queue -a issue -a complete \
-				-D "$bt" >/dev/null 2>&1 &
-			tracer=$!
-			sleep 1
-		fi
+		[ $trace = 0 ] || cfq_trace_start "$dev"
 		fio --output-format=json --output="$TEST_TMP/scale.json" \
 		    --name=scale --filename=/dev/"$dev" --rw=randread --bs=4k \
 		    --direct=1 --ioengine=psync --norandommap --numjobs="$n" \
 		    --time_based --runtime="$long" >/dev/null 2>&1
-		if [ $trace = 1 ]; then
-			kill -INT $tracer
-			wait $tracer
-			blkparse -q -D "$bt" -i "$dev" -f '%T.%9t %a %p %S\n' \
-				>"$TEST_TMP/scale.trace" 2>/dev/null
-		fi
+		[ $trace = 0 ] || cfq_trace_stop "$dev" >"$TEST_TMP/scale.trace"
 		python3 - "$TEST_TMP/scale.json" "$n" "$tl" "$idle" "$TEST_TMP/scale.trace" \
 			"$trace" <<'PY' >>"$BENCH_ROWS"
 import json, os, sys
