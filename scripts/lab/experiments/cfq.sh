@@ -310,6 +310,10 @@ for i, name in enumerate(names[:n]):
         pass
     s = t.get('kinds', {}).get(name)
     share = s / busy if busy and s is not None else None
+    if busy and s is None:
+        # its requests were queued by a process the map did not name
+        print(json.dumps({'note': 'fair time: no disk time attributed to '
+                          '%s in the trace: its share is missing' % name}))
     print(json.dumps({'config': {'workload': 'fair time', 'process': name,
                                  'elevator': 'cfq'},
                       'metrics': {'time_share': share, 'p99_ms': p99,
