@@ -55,9 +55,9 @@ from kernels import kernel_entry, kernel_env, read_kernels, wanted_kernels
 from labpaths import TOP
 from parsers import run_parse
 from report import print_report, write_csv
-from runner import (git_describe, icount_sleep, lab_clock, lab_doc,
-                    machine_doc, part_id, plan_boots, run_boot,
-                    timeout_scale)
+from runner import (bench_root, git_describe, icount_sleep, lab_clock,
+                    lab_doc, machine_doc, not_icount_why, part_id,
+                    plan_boots, run_boot, timeout_scale)
 from stats import aggregate, spread
 
 
@@ -118,6 +118,7 @@ def main(argv):
     try:
         accel, shift, seed = lab_clock(os.environ)
         sleep = icount_sleep(os.environ)
+        root = bench_root(os.environ)
         timeout_scale(os.environ)
         cfq.only_workloads(os.environ)
     except ValueError as ex:
@@ -164,7 +165,7 @@ def main(argv):
         os.unlink(latest)
     os.symlink(run_id, latest)
 
-    boots = plan_boots(exps, kernels, accel)
+    boots = plan_boots(exps, kernels, accel, root)
     total_min = sum(p.minutes * max(1.0, scale) * runs for e in exps
                     for p in e.parts)
     prog = {'started': 0, 'total': sum(len(b[4]) for b in boots),
@@ -186,7 +187,7 @@ def main(argv):
             i, '-' + kname if kname else ''))
         rc, kernel, res = run_boot(boot, guest, runs, scale,
                                    kenv.get(kname) or {}, t0, prog,
-                                   shift, seed)
+                                   shift, seed, root)
         for e, part, rows, st, ctx in res:
             c = collected[e.name]
             c['lab'].append({'part': part.name, 'accel': boot[3],
@@ -224,11 +225,12 @@ def main(argv):
             doc['setup'] = c['ctx']
         doc['machine'] = machine
         # how the guest ran: what a repetition must repeat
-        doc['lab'] = lab_doc(c['lab'], shift, seed)
+        doc['lab'] = lab_doc(c['lab'], shift, seed, root)
         if 'icount_shift' in doc['lab']:
             doc['lab']['icount_sleep'] = sleep
-        if e.no_icount and accel == 'icount':
-            doc['lab']['not_icount'] = e.no_icount
+        why = not_icount_why(e, root)
+        if why and accel == 'icount':
+            doc['lab']['not_icount'] = why
         sp = spread(agg, e.columns)
         if sp:
             doc['spread'] = {m: {'max_over_min': x, 'config': cfg}

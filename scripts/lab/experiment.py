@@ -29,7 +29,8 @@ class Experiment:
 
     def __init__(self, name, desc, columns, baseline=None, mem=2048,
                  minutes=10, append='', kernels=False, formatter=None,
-                 parts=None, no_icount=None, cpus=1, goals=None,
+                 parts=None, no_icount=None, no_icount_9p=None, cpus=1,
+                 goals=None,
                  seed=None, seed_table=None, effects=None):
         self.name = name
         self.desc = desc
@@ -45,6 +46,8 @@ class Experiment:
         # why the experiment cannot run on the instruction-counted clock:
         # it then runs under TCG when the lab's clock would be icount
         self.no_icount = no_icount
+        # ... or only while it reads the host's root over 9p (BENCH_ROOT=9p)
+        self.no_icount_9p = no_icount_9p
         self.cpus = cpus                # vCPUs of its guest
         # (experiment, rows) -> the pass/fail lines of its goals, or None
         self.goals = goals
@@ -114,7 +117,7 @@ def ratio_effect(what, seed_x, a, b, rows, metric, why_not='',
 
 
 # why an experiment whose measured time reads the 9p root is kept off the
-# instruction-counted clock (Experiment.no_icount)
+# instruction-counted clock when it runs there (Experiment.no_icount_9p)
 NO_9P = ('its measured time includes programs and files read over the 9p '
          'root after the caches are dropped; on the instruction-counted '
          'clock an idle guest waiting for the host jumps to its next timer, '

@@ -203,7 +203,7 @@ def experiment_text(e, doc, base, plotted):
                                      b['part'] is None
                                      for b in lab.get('parts', [])):
         text.append('kept on TCG, not on the instruction-counted clock: %s'
-                    % e.no_icount)
+                    % lab['not_icount'])
     if e.formatter and agg:
         try:
             ctx = dict(doc.get('setup') or {}, kernel=doc['kernel'])

@@ -21,6 +21,9 @@ ACCELS = ('icount', 'tcg', 'auto', 'kvm')
 MAX_ICOUNT_SHIFT = 10
 # the seed of fio's and pgbench's random numbers, and of QEMU's (-seed)
 DEFAULT_SEED = 1
+# ... and runs the experiments in a root on tmpfs unless BENCH_ROOT says 9p
+DEFAULT_ROOT = 'tmpfs'
+ROOTS = ('tmpfs', '9p')
 
 
 def lab_clock(env):
@@ -77,15 +80,61 @@ def timeout_scale(env):
     return f
 
 
-def boot_accel(e, p, default):
+def bench_root(env):
+    """BENCH_ROOT: where the guest's programs come from while experiments
+    run: tmpfs (default), a root on tmpfs holding a copy of what they run
+    (boot.sh's LAB_GUEST_ROOT), or 9p, the host's root itself."""
+    v = env.get('BENCH_ROOT') or DEFAULT_ROOT
+    if v not in ROOTS:
+        raise ValueError('BENCH_ROOT=%s: use %s (default %s)'
+                         % (v, ' or '.join(ROOTS), DEFAULT_ROOT))
+    return v
+
+
+def not_icount_why(e, root=DEFAULT_ROOT):
+    """Why experiment e runs under TCG when the lab's clock is the
+    instruction-counted one, or None: it cannot run on that clock at all
+    (no_icount), or not while it reads the 9p root (no_icount_9p)."""
+    if e.no_icount:
+        return e.no_icount
+    return e.no_icount_9p if root == '9p' else None
+
+
+def boot_accel(e, p, default, root=DEFAULT_ROOT):
     """The accelerator a part's boot uses: the part's, else the lab's
     (LAB_ACCEL), except that an experiment that cannot run on the
     instruction-counted clock runs under TCG instead."""
     if p.accel:
         return p.accel
-    if default == 'icount' and e.no_icount:
+    if default == 'icount' and not_icount_why(e, root):
         return 'tcg'
     return default
+
+
+def programs_of(script):
+    """The words of a script's PROGRAMS="..." lines (the programs it runs
+    beyond lib.sh's, for the root on tmpfs)."""
+    words = []
+    with open(script) as fh:
+        for line in fh:
+            m = re.match(r'^PROGRAMS="(.*)"$', line.rstrip('\n'))
+            if m:
+                words += m.group(1).split()
+    return words
+
+
+def guest_root(items):
+    """LAB_GUEST_ROOT for a boot of these (experiment, part) items: the
+    programs of experiments/lib.sh and of each experiment's script, and
+    the tests' directory, whose helpers (tests/common/rc, tests/simhba/rc,
+    calibration.sh) the experiments source.  boot.sh adds the lab's
+    scripts and the kernel's modules."""
+    exp = os.path.join(LAB, 'experiments')
+    words = programs_of(os.path.join(exp, 'lib.sh'))
+    for e, _ in items:
+        words += programs_of(os.path.join(exp, e.name + '.sh'))
+    words.append(os.path.join(TOP, 'tests'))
+    return ' '.join(dict.fromkeys(words))
 
 
 def boot_cpus(e, p):
@@ -101,11 +150,12 @@ def clock_name(accel, shift):
     return '%s (the host\'s wall clock)' % accel
 
 
-def lab_doc(boots, shift, seed):
+def lab_doc(boots, shift, seed, root=DEFAULT_ROOT):
     """The JSON "lab" object: per part, the accelerator and vCPUs; the
-    icount shift when a part ran on that clock; the seeds."""
+    icount shift when a part ran on that clock; the seeds; the root the
+    experiments ran in (tmpfs or 9p)."""
     doc = {'parts': boots, 'seed': seed, 'fio_randseed': seed,
-           'pgbench_random_seed': seed, 'qemu_seed': seed}
+           'pgbench_random_seed': seed, 'qemu_seed': seed, 'root': root}
     if any(b['accel'] == 'icount' for b in boots):
         doc['icount_shift'] = shift
     return doc
@@ -120,7 +170,9 @@ def lab_line(doc):
             what += ', sleep=on' 
         parts.append('%s%s, %d vCPU' % (b['part'] + ': ' if b['part'] else '',
                                         what, b['cpus']))
-    return '%s; seed %d' % ('; '.join(parts) or 'no boot', doc['seed'])
+    root = {'tmpfs': '; root on tmpfs', '9p': '; the host\'s root over 9p'}
+    return '%s; seed %d%s' % ('; '.join(parts) or 'no boot', doc['seed'],
+                              root.get(doc.get('root'), ''))
 
 
 def git_describe():
@@ -170,14 +222,14 @@ def part_id(e, p):
     return e.name if p.name is None else '%s:%s' % (e.name, p.name)
 
 
-def plan_boots(exps, kernels, accel=DEFAULT_ACCEL):
+def plan_boots(exps, kernels, accel=DEFAULT_ACCEL, root=DEFAULT_ROOT):
     """Group the experiments' parts into boots: one per (kernel
     configuration, memory, command line, accelerator, vCPUs).
     Returns [(kname, mem, append, accel, [(exp, part)], cpus)]."""
     boots, index = [], {}
     for e in exps:
         for p in e.parts:
-            a, c = boot_accel(e, p, accel), boot_cpus(e, p)
+            a, c = boot_accel(e, p, accel, root), boot_cpus(e, p)
             for k in (kernels if e.kernels and kernels else [None]):
                 key = (k, e.mem, e.append, a, c)
                 if key not in index:
@@ -187,11 +239,15 @@ def plan_boots(exps, kernels, accel=DEFAULT_ACCEL):
     return boots
 
 
-def run_boot(boot, guest, runs, scale, envx, t0, prog, shift=0, seed=1):
+def run_boot(boot, guest, runs, scale, envx, t0, prog, shift=0, seed=1,
+             root=DEFAULT_ROOT):
     kname, mem, append, accel, items, cpus = boot
     env = dict(os.environ, BENCH_RUNS=str(runs), BENCH_SCALE=str(scale),
                BENCH_SEED=str(seed), LAB_SEED=str(seed), LAB_QUIET='',
                **envx)
+    env.pop('LAB_GUEST_ROOT', None)
+    if root == 'tmpfs':
+        env['LAB_GUEST_ROOT'] = guest_root(items)
     if kname:
         env['BENCH_KERNEL_NAME'] = kname
     env['LAB_ACCEL'] = accel

@@ -10,6 +10,9 @@
 # members (a sequential read of a mirror is served by one disk at a time,
 # of a 2-member stripe by both: the array's MB/s is not the mirror's).
 
+# beyond lib.sh's (make bench's root on tmpfs)
+PROGRAMS="sgp_dd"
+
 mb=$(bench_size 8 1)
 bench_ctx mb "$mb"
 sizes="1 2 4 8 16 32 64"

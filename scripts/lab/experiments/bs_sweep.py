@@ -80,5 +80,5 @@ EXPERIMENT = Experiment(
     '1K..64K transfers, u320-10k disk and an array LUN',
     [('real_s', 'real s'), ('user_s', 'user s'),
      ('sys_s', 'sys s'), ('cs_per_s', 'cs/s'), ('MBps', 'MB/s')],
-    minutes=8, formatter=fmt_bs_sweep, no_icount=NO_9P, seed='003',
+    minutes=8, formatter=fmt_bs_sweep, no_icount_9p=NO_9P, seed='003',
     seed_table=seed_table, effects=effects)

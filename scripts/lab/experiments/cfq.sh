@@ -67,6 +67,9 @@
 # striped, weights, fair, readers (readers+writer), null_blk, scale,
 # scale-cost.
 
+# beyond lib.sh's (make bench's root on tmpfs)
+PROGRAMS="blktrace blkparse"
+
 secs=$(bench_size 10 1)
 long=$(bench_size 20 2)
 bench_ctx seconds "$secs"

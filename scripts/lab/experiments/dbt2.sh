@@ -22,6 +22,9 @@
 # copied to a new filesystem for each dma_bits setting, so that every run
 # starts from the same data with almost all memory free.
 
+# beyond lib.sh's (make bench's root on tmpfs)
+PROGRAMS="setpriv mkfs.ext4 /etc/mke2fs.conf readprofile vmstat chown chmod du /usr/lib/postgresql/15/bin/postgres /usr/lib/postgresql/15/bin/initdb /usr/lib/postgresql/15/bin/pg_ctl /usr/lib/postgresql/15/bin/pgbench /usr/lib/postgresql/15/bin/psql /usr/lib/postgresql/15/lib /usr/share/postgresql/15 /usr/share/zoneinfo"
+
 secs=$(bench_size 60 10)
 W=$(bench_size 2 1)
 C=300
@@ -63,7 +66,7 @@ pgstart()
 {
 	asuser $pgbin/pg_ctl -D "$1" -o "$pgopts" -l "$pglog/pg.log" -w -t 300 start \
 		>"$pglog/pg_ctl.out" 2>&1 && return 0
-	cat "$pglog/pg_ctl.out" "$pglog/pg.log" >>"$LAB_OUT/dbt2-postgres.log" 2>/dev/null
+	cat "$pglog/pg_ctl.out" "$pglog/pg.log" >>"$BENCH_DIR/dbt2-postgres.log" 2>/dev/null
 	return 1
 }
 pgstop() { asuser $pgbin/pg_ctl -D "$1" -m fast -w stop >/dev/null 2>&1; }
@@ -152,10 +155,10 @@ for bits in 32 64; do
 				grep -v '\[' /proc/kallsyms >"$TEST_TMP/map"
 				readprofile -m "$TEST_TMP/map" >"$TEST_TMP/profile" 2>"$TEST_TMP/profile.err"
 				detail="{\"profile\": $(bench_parse readprofile "$TEST_TMP/profile")}"
-				cp "$TEST_TMP/profile" "$LAB_OUT/dbt2-profile-dma$bits-$e-run$run.txt"
+				bench_keep "$TEST_TMP/profile" "dbt2-profile-dma$bits-$e-run$run.txt"
 			fi
 			pgstop $mnt/data
-			cp "$TEST_TMP/pgbench.out" "$LAB_OUT/dbt2-pgbench-dma$bits-$e-run$run.txt"
+			bench_keep "$TEST_TMP/pgbench.out" "dbt2-pgbench-dma$bits-$e-run$run.txt"
 			el=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 			# New-Order transactions per second over the time pgbench
 			# measured (its per-script tps), not over the requested $secs

@@ -6,6 +6,9 @@
 # table has one column per configuration.  The array is built without
 # superblocks (mdadm --build): the LUNs keep no data (nostore).
 
+# beyond lib.sh's (make bench's root on tmpfs)
+PROGRAMS="mdadm"
+
 count=$(bench_size 2048 16)
 nruns=$((5 * BENCH_RUNS))
 bench_ctx count "$count"

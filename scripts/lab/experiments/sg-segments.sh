@@ -19,6 +19,9 @@
 # sampler, about 0.1 s a snapshot on the instruction-counted clock, still
 # gets several snapshots before the first reader ends).
 
+# beyond lib.sh's (make bench's root on tmpfs)
+PROGRAMS="stdbuf /usr/libexec/coreutils/libstdbuf.so vmstat mkfifo"
+
 count=$(bench_size 2000 240)
 bench_ctx count "$count"
 ival=5
@@ -203,7 +206,7 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 			echo "max_segs $h $(cat /sys/class/scsi_host/host"$h"/simhba_max_segs)"
 		done >>"$TEST_TMP/snaps"
 		# the raw samples, kept beside the results
-		cp "$TEST_TMP/snaps" "$LAB_OUT/sg-segments-snaps-seg$seg-run$run.txt"
+		bench_keep "$TEST_TMP/snaps" "sg-segments-snaps-seg$seg-run$run.txt"
 		samples=$(bench_parse vmstat "$TEST_TMP/vmstat")
 		win=$(bench_parse sg-window "$TEST_TMP/snaps")
 		case $win in

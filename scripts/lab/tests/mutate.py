@@ -452,7 +452,7 @@ def run_tests(top):
         p = subprocess.run([sys.executable, '-m', 'unittest', 'discover',
                             '-s', os.path.join(top, 'tests'), '-q'],
                            capture_output=True, text=True, timeout=120,
-                           cwd=top)
+                           cwd=top, env=dict(os.environ, LAB_MUTANT='1'))
     except subprocess.TimeoutExpired:
         return False, 'timed out'
     out = p.stderr.splitlines()

@@ -1153,7 +1153,7 @@ class RunBootTest(unittest.TestCase):
 # the variables main() reads, cleared for its tests
 BENCH_ENV = ('RUNS', 'SCALE', 'BENCH_RUNS', 'BENCH_SCALE', 'BENCH_SEED',
              'BENCH_KERNELS', 'BENCH_BUILD', 'BENCH_RESULTS', 'LAB_ACCEL',
-             'LAB_ICOUNT_SHIFT', 'LAB_ICOUNT_SLEEP')
+             'LAB_ICOUNT_SHIFT', 'LAB_ICOUNT_SLEEP', 'BENCH_ROOT')
 
 
 class MachineTest(unittest.TestCase):
@@ -1197,6 +1197,7 @@ class MainTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
         self.boots = []
+        self.roots = []
         self.guest = {}         # part id -> (rows, status, ctx)
         self.plotted = []
 
@@ -1204,10 +1205,11 @@ class MainTest(unittest.TestCase):
         shutil.rmtree(self.dir)
 
     def fake_run_boot(self, boot, guest, runs, scale, envx, t0, prog,
-                      shift, seed):
+                      shift, seed, root):
         self.boots.append((boot[0], [runner.part_id(e, p) for e, p in
                                      boot[4]], runs, scale, envx, shift,
                            seed))
+        self.roots.append(root)
         res = []
         for e, p in boot[4]:
             rows, st, ctx = self.guest.get(runner.part_id(e, p),
@@ -1274,6 +1276,10 @@ class MainTest(unittest.TestCase):
                                                 'accel': 'icount',
                                                 'cpus': 1}])
         self.assertEqual(doc['lab']['icount_shift'], 2)
+        # the experiments ran in a root on tmpfs, and the JSON says so
+        self.assertEqual(self.roots, ['tmpfs'])
+        self.assertEqual(doc['lab']['root'], 'tmpfs')
+        self.assertNotIn('not_icount', doc['lab'])
         self.assertEqual(doc['machine'], {'cpu': 'Fake CPU', 'cpus': 3})
         with open(os.path.join(self.dir, 'latest', 'overview.csv')) as fh:
             self.assertEqual(fh.read().splitlines()[1],
@@ -1336,6 +1342,7 @@ class MainTest(unittest.TestCase):
                           (['overview'], {'BENCH_SCALE': '0'}),
                           (['overview'], {'BENCH_SEED': '-1'}),
                           (['overview'], {'LAB_ICOUNT_SLEEP': 'x'}),
+                          (['overview'], {'BENCH_ROOT': 'nfs'}),
                           (['raid0-dd'], {'BENCH_KERNELS': 'nosuch'}),
                           ([''], {}), (['--check', 'all,x'], {})):
             with self.subTest(argv=argv, env=env):
@@ -1358,11 +1365,20 @@ class BootPlanTest(unittest.TestCase):
         boots = runner.plan_boots(exps, None, 'tcg')
         self.assertEqual([[e.name for e, _ in b[4]] for b in boots],
                          [['overview', 'raid0-dd', 'bs-sweep'], ['dbt2']])
-        # on the default clock, bs-sweep and dbt2 stay on TCG
+        # on the default clock and root (tmpfs), bs-sweep runs on icount;
+        # dbt2 (CPU-bound on 2 vCPUs) stays on TCG
         boots = runner.plan_boots(exps, None)
+        self.assertEqual([(b[3], [e.name for e, _ in b[4]]) for b in boots],
+                         [('icount', ['overview', 'raid0-dd', 'bs-sweep']),
+                          ('tcg', ['dbt2'])])
+        self.assertIn('one host thread', runner.not_icount_why(exps[2]))
+        # from the 9p root, bs-sweep and dbt2 stay on TCG
+        boots = runner.plan_boots(exps, None, 'icount', '9p')
         self.assertEqual([(b[3], [e.name for e, _ in b[4]]) for b in boots],
                          [('icount', ['overview', 'raid0-dd']),
                           ('tcg', ['dbt2']), ('tcg', ['bs-sweep'])])
+        self.assertIsNone(runner.not_icount_why(exps[3], 'tmpfs'))
+        self.assertIn('9p root', runner.not_icount_why(exps[3], '9p'))
         boots = runner.plan_boots(exps, ['base', 'full'], 'tcg')
         self.assertEqual([(b[0], [e.name for e, _ in b[4]]) for b in boots],
                          [(None, ['overview', 'bs-sweep']),
@@ -1386,6 +1402,44 @@ class BootPlanTest(unittest.TestCase):
                          [('tcg', 1, ['overview']),
                           ('tcg', 2, ['anticipatory:disk']),
                           ('icount', 2, ['anticipatory:overhead'])])
+
+    def test_root(self):
+        self.assertEqual(runner.bench_root({}), 'tmpfs')
+        self.assertEqual(runner.bench_root({'BENCH_ROOT': '9p'}), '9p')
+        with self.assertRaisesRegex(ValueError, 'BENCH_ROOT=x: use tmpfs or 9p'):
+            runner.bench_root({'BENCH_ROOT': 'x'})
+        lab = runner.lab_doc([{'part': None, 'accel': 'icount', 'cpus': 1}],
+                             0, 1)
+        self.assertEqual(lab['root'], 'tmpfs')
+        self.assertTrue(runner.lab_line(lab).endswith('; root on tmpfs'))
+        lab['root'] = '9p'
+        self.assertIn('root over 9p', runner.lab_line(lab))
+
+    def test_guest_root_programs(self):
+        # lib.sh's programs, then the experiment's own, and the tests'
+        # directory whose helpers the experiments source
+        e = bench.BY_NAME['raid0-dd']
+        words = runner.guest_root([(e, e.parts[0])]).split()
+        self.assertEqual(words[:2], ['bash', 'sh'])
+        for w in ('fio', 'python3', 'modprobe', 'mdadm',
+                  os.path.join(runner.TOP, 'tests')):
+            self.assertIn(w, words)
+        self.assertEqual(len(words), len(set(words)))
+        e = bench.BY_NAME['overview']
+        self.assertNotIn('mdadm',
+                         runner.guest_root([(e, e.parts[0])]).split())
+
+    @unittest.skipIf(os.environ.get('LAB_MUTANT'),
+                     'lists host files; no mutant of the harness changes it')
+    def test_every_experiments_root_can_be_listed(self):
+        # the experiments' lists name programs and files this host has
+        # (scripts/lab/guest-root --list fails on one it cannot find)
+        items = [(e, p) for e in bench.EXPERIMENTS for p in e.parts]
+        r = subprocess.run([os.path.join(runner.LAB, 'guest-root'),
+                            '--list'] + runner.guest_root(items).split(),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('file /usr/bin/fio', r.stdout.splitlines())
 
     def test_timeout_scale(self):
         self.assertEqual(runner.timeout_scale({}), 1.0)
