@@ -54,7 +54,7 @@ bench: bench-args deps
 	KERNEL=$(KERNEL) $(LAB)/build.sh
 	BENCH_KERNELS="$(KERNELS)" $(LAB)/bench.py $(if $(EXP),$(EXP),list)
 
-# RUNS, SCALE, LAB_ACCEL, LAB_ICOUNT_SHIFT, BENCH_SEED and
+# RUNS, SCALE, LAB_ACCEL, LAB_ICOUNT_SHIFT, BENCH_SEED, BENCH_ROOT and
 # BENCH_TIMEOUT_SCALE are checked
 # before anything is installed or built.
 bench-args:

@@ -5,7 +5,8 @@
   bench.py list                      the experiments, one line each
   bench.py NAME[,NAME...]|all        run them (BENCH_RUNS, BENCH_SCALE,
                                      KERNELS=a,b for raid0-dd: names of
-                                     experiments/kernels, or series-N)
+                                     experiments/kernels, or series-N;
+                                     BENCH_ROOT=tmpfs|9p, runner.py)
   bench.py --parse KIND [ARG...] FILE...
                                      the parsers of parsers.py (which the
                                      guest runs itself, bench_parse): JSON

@@ -6,6 +6,7 @@ needs (plan_boots()), and one boot run and watched to its end
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -123,18 +124,30 @@ def programs_of(script):
     return words
 
 
-def guest_root(items):
+# the PATH boot.sh lists a root's programs with (the guest's)
+GUEST_PATH = os.pathsep.join([os.path.join(LAB, 'guest-bin'), '/usr/sbin',
+                              '/usr/bin', '/sbin', '/bin'])
+
+
+def guest_root(items, env=None):
     """LAB_GUEST_ROOT for a boot of these (experiment, part) items: the
     programs of experiments/lib.sh and of each experiment's script, and
     the tests' directory, whose helpers (tests/common/rc, tests/simhba/rc,
-    calibration.sh) the experiments source.  boot.sh adds the lab's
-    scripts and the kernel's modules."""
+    calibration.sh) the experiments source, then the words of a
+    LAB_GUEST_ROOT in env.  boot.sh adds the lab's scripts and the
+    kernel's modules.  A program or path this host lacks is left out, so
+    that the experiment's own check notes it (as from the 9p root)
+    instead of boot.sh refusing the whole boot."""
     exp = os.path.join(LAB, 'experiments')
     words = programs_of(os.path.join(exp, 'lib.sh'))
     for e, _ in items:
         words += programs_of(os.path.join(exp, e.name + '.sh'))
     words.append(os.path.join(TOP, 'tests'))
-    return ' '.join(dict.fromkeys(words))
+    words += ((env or {}).get('LAB_GUEST_ROOT') or '').split()
+    have = [w for w in words
+            if (os.path.exists(w) if os.path.isabs(w) else
+                shutil.which(w, path=GUEST_PATH))]
+    return ' '.join(dict.fromkeys(have))
 
 
 def boot_cpus(e, p):
@@ -245,9 +258,10 @@ def run_boot(boot, guest, runs, scale, envx, t0, prog, shift=0, seed=1,
     env = dict(os.environ, BENCH_RUNS=str(runs), BENCH_SCALE=str(scale),
                BENCH_SEED=str(seed), LAB_SEED=str(seed), LAB_QUIET='',
                **envx)
-    env.pop('LAB_GUEST_ROOT', None)
+    user_root = env.pop('LAB_GUEST_ROOT', None)
     if root == 'tmpfs':
-        env['LAB_GUEST_ROOT'] = guest_root(items)
+        env['LAB_GUEST_ROOT'] = guest_root(
+            items, {'LAB_GUEST_ROOT': user_root or ''})
     if kname:
         env['BENCH_KERNEL_NAME'] = kname
     env['LAB_ACCEL'] = accel

@@ -7,7 +7,7 @@ The guest side is dbt2.sh, next to this file."""
 import statistics
 
 import figures
-from experiment import Experiment, NO_9P, goal_effects, ratio_effect
+from experiment import Experiment, goal_effects, ratio_effect
 from report import fmt, goal_lines, render
 from seeds import SEED_000_STP
 from stats import elevator_median, median_of, verdict
@@ -145,12 +145,10 @@ EXPERIMENT = Experiment(
      ('blocks_per_s', 'Blocks/s'), ('bounce_segs', 'bounced segs')],
     baseline=('elevator', 'mq-deadline'), mem=6144, minutes=14,
     cpus=2,
-    no_icount='its ten terminals keep both vCPUs busy, and on the '
-    'instruction-counted clock both vCPUs take turns on one host thread: '
-    'at the smallest size each 10 s pgbench run took 136 to 211 s of host '
-    'time (2026-12-01, a 2-core host at load average 4 to 8), so a '
+    no_icount='its terminals (10 per warehouse) keep both vCPUs busy, and '
+    'on the instruction-counted clock both vCPUs take turns on one host '
+    'thread: at the smallest size each 10 s pgbench run took 136 to 211 s '
+    'of host time (2026-12-01, a 2-core host at load average 4 to 8), so a '
     'full-size run would take hours',
-    no_icount_9p=NO_9P + ' (PostgreSQL pages its code and '
-    'libraries in while the transactions run)',
     append='profile=2', formatter=fmt_dbt2,
     goals=goals, seed='000', seed_table=seed_table, effects=effects)

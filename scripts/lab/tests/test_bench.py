@@ -1073,6 +1073,8 @@ class RunBootTest(unittest.TestCase):
                      ('BUILD', 'b')):
             self.assertEqual(env[k], v, k)
         self.assertNotIn('BENCH_KERNEL_NAME', env)
+        # the root on tmpfs holds what lib.sh and anticipatory.sh run
+        self.assertIn('fio', env['LAB_GUEST_ROOT'].split())
         self.assertEqual((rc, kernel), (124, '6.12.0-blk26'))
         self.assertEqual([(p.name, rows, st, ctx) for _, p, rows, st, ctx
                           in res],
@@ -1289,6 +1291,27 @@ class MainTest(unittest.TestCase):
         self.assertRegex(out, r'files: \S+overview.json \S+overview.csv '
                               r'\S+overview.png')
 
+    def test_kept_on_tcg_follows_the_root(self):
+        row = [{'config': {'device': 'u320-10k', 'path': 'dio',
+                           'size_kb': 4}, 'metrics': {'MBps': 1}}]
+        self.guest['bs-sweep'] = (row, '0', {})
+        for root, why in (('tmpfs', None), ('9p', '9p root')):
+            with self.subTest(root=root):
+                st, out, _, docs = self.main(['bs-sweep'], BENCH_ROOT=root)
+                lab = docs['bs-sweep']['lab']
+                self.assertEqual(lab['root'], root)
+                if why:
+                    self.assertIn(why, lab['not_icount'])
+                    self.assertIn('kept on TCG, not on the '
+                                  'instruction-counted clock: its measured '
+                                  'time includes programs', out)
+                    self.assertEqual(lab['parts'][0]['accel'], 'tcg')
+                else:
+                    self.assertNotIn('not_icount', lab)
+                    self.assertNotIn('kept on TCG', out)
+                    self.assertEqual(lab['parts'][0]['accel'], 'icount')
+        self.assertEqual(self.roots, ['tmpfs', '9p'])
+
     def test_failures_are_noted_and_nothing_measured_fails(self):
         self.guest['overview'] = (
             [{'config': {'elevator': 'bfq'}, 'metrics': {'reader_MBps': 1}},
@@ -1415,6 +1438,21 @@ class BootPlanTest(unittest.TestCase):
         lab['root'] = '9p'
         self.assertIn('root over 9p', runner.lab_line(lab))
 
+    def test_nine_p_root_passes_no_list(self):
+        e = bench.BY_NAME['raid0-dd']
+        boot, = runner.plan_boots([e], None)
+        prog = {'started': 0, 'total': 1, 'done_min': 0.0, 'left_min': 6.0}
+        with mock.patch.dict(os.environ, {'LAB_GUEST_ROOT': 'fio'}):
+            fake = FakeBoot([], 0)
+            with mock.patch.object(runner.subprocess, 'Popen', fake), \
+                    redirect_stdout(io.StringIO()):
+                runner.run_boot(boot, tempfile.mkdtemp(), 1, 1, {}, 0, prog,
+                                root='9p')
+                runner.run_boot(boot, tempfile.mkdtemp(), 1, 1, {}, 0, prog)
+        self.assertNotIn('LAB_GUEST_ROOT', fake.calls[0][1])
+        # a user's own words join the list
+        self.assertIn('mdadm', fake.calls[1][1]['LAB_GUEST_ROOT'].split())
+
     def test_guest_root_programs(self):
         # lib.sh's programs, then the experiment's own, and the tests'
         # directory whose helpers the experiments source
@@ -1428,18 +1466,35 @@ class BootPlanTest(unittest.TestCase):
         e = bench.BY_NAME['overview']
         self.assertNotIn('mdadm',
                          runner.guest_root([(e, e.parts[0])]).split())
+        # what the host lacks is left out (the guest's own checks note
+        # it); a user's LAB_GUEST_ROOT adds words
+        words = runner.guest_root([(e, e.parts[0])], {
+            'LAB_GUEST_ROOT': 'nosuch-program /no/such/file fio /etc/passwd'})
+        words = words.split()
+        self.assertNotIn('nosuch-program', words)
+        self.assertNotIn('/no/such/file', words)
+        self.assertEqual(words.count('fio'), 1)
+        self.assertEqual(words[-1], '/etc/passwd')
 
     @unittest.skipIf(os.environ.get('LAB_MUTANT'),
-                     'lists host files; no mutant of the harness changes it')
+                     'lists host files with guest-root, which no mutant '
+                     'changes; test_guest_root_programs covers guest_root()')
     def test_every_experiments_root_can_be_listed(self):
         # the experiments' lists name programs and files this host has
         # (scripts/lab/guest-root --list fails on one it cannot find)
+        # as boot.sh lists them: with the guest's PATH
         items = [(e, p) for e in bench.EXPERIMENTS for p in e.parts]
         r = subprocess.run([os.path.join(runner.LAB, 'guest-root'),
                             '--list'] + runner.guest_root(items).split(),
-                           capture_output=True, text=True)
+                           capture_output=True, text=True,
+                           env=dict(os.environ, PATH=runner.GUEST_PATH))
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn('file /usr/bin/fio', r.stdout.splitlines())
+        lines = r.stdout.splitlines()
+        self.assertTrue(any(re.match(r'file /usr/bin/fio$', x)
+                            for x in lines))
+        # python3 brings its standard library
+        self.assertTrue(any(re.match(r'dir /usr/lib/python3\.\d+$', x)
+                            for x in lines), lines[-5:])
 
     def test_timeout_scale(self):
         self.assertEqual(runner.timeout_scale({}), 1.0)
