@@ -131,7 +131,8 @@ GUEST_PATH = os.pathsep.join([os.path.join(LAB, 'guest-bin'), '/usr/sbin',
 
 def guest_root(items, env=None):
     """LAB_GUEST_ROOT for a boot of these (experiment, part) items: the
-    programs of experiments/lib.sh and of each experiment's script, and
+    programs of tests/common/programs (the runners' and their helpers'),
+    of experiments/lib.sh and of each experiment's script, and
     the tests' directory, whose helpers (tests/common/rc, tests/simhba/rc,
     calibration.sh) the experiments source, then the words of a
     LAB_GUEST_ROOT in env.  boot.sh adds the lab's scripts and the
@@ -139,7 +140,8 @@ def guest_root(items, env=None):
     that the experiment's own check notes it (as from the 9p root)
     instead of boot.sh refusing the whole boot."""
     exp = os.path.join(LAB, 'experiments')
-    words = programs_of(os.path.join(exp, 'lib.sh'))
+    words = programs_of(os.path.join(TOP, 'tests', 'common', 'programs'))
+    words += programs_of(os.path.join(exp, 'lib.sh'))
     for e, _ in items:
         words += programs_of(os.path.join(exp, e.name + '.sh'))
     words.append(os.path.join(TOP, 'tests'))

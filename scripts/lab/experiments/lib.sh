@@ -17,12 +17,13 @@
 
 
 # The programs an experiment may run, for make bench's root on tmpfs
-# (scripts/lab/runner.py reads the PROGRAMS="..." lines of lib.sh and of
-# the experiment's script; boot.sh's LAB_GUEST_ROOT): those of these
-# helpers and of tests/common/rc and tests/simhba/rc here, an experiment's
+# (scripts/lab/runner.py reads the PROGRAMS="..." lines of
+# tests/common/programs, of lib.sh and of the experiment's script;
+# boot.sh's LAB_GUEST_ROOT): the runners' common ones in
+# tests/common/programs, those these helpers add here, an experiment's
 # own in its script.  A program missing from the lists is not found in
 # that root.
-PROGRAMS="bash sh cat sed awk grep find sort uniq head tail tr cut wc tee paste mkdir rm rmdir mktemp cp mv ln touch stat readlink ls date sleep timeout kill env basename dirname uname seq expr od printf true false xargs dd blockdev modprobe modinfo rmmod lsmod mount umount sync dmesg nproc nice renice setsid flock pgrep python3 fio"
+PROGRAMS="nproc nice renice setsid flock pgrep python3 fio"
 
 # Every fio the experiments start gets the same random seed (BENCH_SEED,
 # set by bench.py, recorded in the results' JSON): a job's own --randseed,

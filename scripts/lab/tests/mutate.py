@@ -32,7 +32,7 @@ LAB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOP = os.path.dirname(os.path.dirname(LAB))
 # what the unit tests read outside scripts/lab (test_simhba_profiles.py):
 # linked into each copy's top, never mutated
-OUTSIDE = ('drivers', 'Documentation')
+OUTSIDE = ('drivers', 'Documentation', 'tests')
 
 # (file, text, replacement, what the mutant does)
 MUTANTS = [
