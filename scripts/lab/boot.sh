@@ -24,7 +24,9 @@
 # boots, else TCG), kvm, tcg, or icount: TCG with an instruction counter
 # for a clock (-icount shift=N,sleep=off; 2^N guest nanoseconds per
 # instruction of any vCPU, the vCPUs take turns on one host thread), so
-# CPU-bound rates are repeatable whatever else the host runs.
+# CPU-bound rates are repeatable whatever else the host runs; its
+# real-time clock (CMOS) then runs on that clock too, from
+# 2026-01-01 00:00 UTC in every boot.
 # LAB_ICOUNT_SHIFT=N (0 to 10, default 0: one instruction per nanosecond)
 # slows that virtual CPU down by 2^N; it only applies to icount.  Under
 # icount QEMU's own random numbers (RDRAND) come from LAB_SEED (default 1,
@@ -144,7 +146,12 @@ elif [ "$accel" = icount ]; then
 	# it with sleep=off).
 	# LAB_ICOUNT_SLEEP=on (experimental): an idle guest's clock follows
 	# the host's instead, so waits for the host cost their real time.
-	qaccel=(-accel tcg -icount shift=$shift_n,sleep=$icount_sleep -cpu max -seed "$seed")
+	# The real-time clock on the guest's clock from a fixed date: on the
+	# host's clock what the guest reads from it (its time, its update
+	# cycle) depends on the host, and two boots' kernel logs parted
+	# within half a second.
+	qaccel=(-accel tcg -icount shift=$shift_n,sleep=$icount_sleep -cpu max -seed "$seed"
+		-rtc base=2026-01-01T00:00:00,clock=vm)
 else
 	qaccel=(-accel tcg,thread=multi -cpu max)
 fi
