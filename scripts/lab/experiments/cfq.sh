@@ -112,11 +112,12 @@ if [ $disk = 1 ]; then
 	fi
 fi
 
-# What this kernel offers, from a disk that exists now.
+# What this kernel offers, from a disk that exists now (make bench's root
+# on tmpfs boots without the virtio scratch disks).
 if [ -n "$nb" ]; then
 	avail=$(bench_schedulers "$nb")
 else
-	avail=$(bench_schedulers "$(_scratch_name 0)")
+	avail=$(bench_schedulers "$(bench_disk sata-7200)")
 fi
 have() { grep -qw -- "$1" <<<"$avail"; }
 pick()

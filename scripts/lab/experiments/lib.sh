@@ -158,7 +158,8 @@ bench_stalled()
 
 # bench_disk PROFILE: set up one simhba LUN of PROFILE (nostore: data is not
 # kept, reads return zeros) and print its name; without simhba, fall back to
-# the first virtio scratch disk and say so.
+# the first virtio scratch disk (BENCH_ROOT=9p: the root on tmpfs boots
+# without them) and say so.
 bench_disk()
 {
 	local profile=$1 d
@@ -169,8 +170,13 @@ bench_disk()
 		echo "$d"
 		return
 	fi
-	bench_note "simhba is not available: measuring the virtio scratch disk instead of $profile"
-	_scratch_name 0
+	if d=$(_scratch_name 0 2>/dev/null) && [ -n "$d" ]; then
+		bench_note "simhba is not available: measuring the virtio scratch disk instead of $profile"
+		echo "$d"
+		return
+	fi
+	bench_note "simhba is not available, and this boot has no virtio scratch disk: $profile not measured"
+	return 1
 }
 
 # bench_drop_caches [DEV...]: a cold start.  With devices, only their
