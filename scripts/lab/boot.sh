@@ -17,8 +17,9 @@
 # LAB_GUEST_ROOT="WORD..." runs the command in a root on tmpfs that holds
 # copies of the programs (names looked up in PATH) and absolute paths
 # (files, directories) it names, with their libraries, plus the lab's guest
-# scripts and the kernel's modules: the command then never waits for the
-# 9p root (see scripts/lab/guest-root and guest-init).
+# scripts and the kernel's modules.  boot.sh packs them and the job into an
+# initramfs; the guest reads nothing from the host until the command ends,
+# and only then writes OUTDIR (see scripts/lab/guest-root and guest-init).
 #
 # LAB_ACCEL picks the accelerator: auto (default: KVM when a short probe
 # boots, else TCG), kvm, tcg, or icount: TCG with an instruction counter
@@ -26,7 +27,8 @@
 # instruction of any vCPU, the vCPUs take turns on one host thread), so
 # CPU-bound rates are repeatable whatever else the host runs; its
 # real-time clock (CMOS) then runs on that clock too, from
-# 2026-01-01 00:00 UTC in every boot.
+# 2026-01-01 00:00 UTC in every boot, and a job in LAB_GUEST_ROOT runs the
+# same instructions at the same guest times in every boot.
 # LAB_ICOUNT_SHIFT=N (0 to 10, default 0: one instruction per nanosecond)
 # slows that virtual CPU down by 2^N; it only applies to icount.  Under
 # icount QEMU's own random numbers (RDRAND) come from LAB_SEED (default 1,
@@ -99,15 +101,38 @@ rm -f "$outdir/exit-status"
 } >"$outdir/job.sh"
 
 # The root on tmpfs: the files the job asked for, and those guest-init and
-# the job's modprobe need, listed here with the guest's PATH.
+# the job's modprobe need, listed here with the guest's PATH, copied and
+# packed with the job (/.blk26-job) into an initramfs.  The same job packs
+# the same bytes: names sorted, inode numbers renumbered and no device
+# numbers (cpio --reproducible), and what the copy made (job.sh, the
+# directories) dated from the guest's first second.  Two boots of archives
+# that differed in inode numbers alone parted within 0.4 s on the
+# instruction-counted clock.
 rm -f "$outdir/guest-root"
+initrd=()
+# what guest-init runs
+guest_init="cat cp cut dirname du hostname ip ln mkdir mount mountpoint sed
+sync umount"
 if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 	# shellcheck disable=SC2086
 	PATH=$LAB_DIR/guest-bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		"$LAB_DIR/guest-root" --list $LAB_GUEST_ROOT bash sh chroot du \
-		cut sync umount cat /usr/sbin/modprobe "$LAB_DIR" \
-		"$KMOD/lib/modules/$rel" >"$outdir/guest-root" ||
+		"$LAB_DIR/guest-root" --list $LAB_GUEST_ROOT bash sh $guest_init \
+		/usr/sbin/modprobe "$LAB_DIR" "$KMOD/lib/modules/$rel" \
+		>"$outdir/guest-root" ||
 		die "LAB_GUEST_ROOT: cannot list the files of '$LAB_GUEST_ROOT'"
+	need_cmd cpio cpio
+	stage=$run/root
+	touch "$run/stamp"
+	"$LAB_DIR/guest-root" --copy "$stage" "$outdir/guest-root" ||
+		die "LAB_GUEST_ROOT: cannot copy the files of '$LAB_GUEST_ROOT'"
+	mkdir -p "$stage/.blk26-job" "$stage$PWD"
+	cp "$outdir/job.sh" "$stage/.blk26-job/"
+	find "$stage" -newer "$run/stamp" -exec touch -h -d @1767225600 {} +
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc --reproducible --quiet) >"$run/root.cpio" ||
+		die "LAB_GUEST_ROOT: cannot pack the initramfs"
+	rm -rf "$stage"
+	initrd=(-initrd "$run/root.cpio")
 fi
 
 # --- accelerator: KVM only when a short probe shows it boots here -------
@@ -170,9 +195,15 @@ if [ "$ndisks" -gt 0 ]; then
 		 -device "scsi-hd,bus=vscsi.0,drive=sd0,serial=blk26-sd0")
 fi
 
-cmdline="console=ttyS0 rootfstype=9p root=blk26root ro"
-cmdline+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144"
-cmdline+=" init=$LAB_DIR/guest-init panic=-1 oops=panic"
+if [ ${#initrd[@]} = 0 ]; then
+	cmdline="console=ttyS0 rootfstype=9p root=blk26root ro"
+	cmdline+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144"
+	cmdline+=" init=$LAB_DIR/guest-init"
+else
+	# no root=: the kernel's own root is then a tmpfs, not a ramfs
+	cmdline="console=ttyS0 rdinit=$LAB_DIR/guest-init"
+fi
+cmdline+=" panic=-1 oops=panic"
 # Under TCG a vCPU is a host thread that may not run for seconds on a busy
 # host: RCU stall warnings are then noise, and real hangs hit the timeout.
 cmdline+=" rcupdate.rcu_cpu_stall_suppress=1"
@@ -187,7 +218,7 @@ set +e
 timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
 	-smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults \
 	-serial stdio -display none \
-	-kernel "$img" -append "$cmdline" \
+	-kernel "$img" "${initrd[@]}" -append "$cmdline" \
 	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-9p-pci,fsdev=root,mount_tag=blk26root \
 	-fsdev local,id=out,path="$outdir",security_model=none,multidevs=remap \
@@ -197,7 +228,7 @@ timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
 	if [ -n "${LAB_QUIET:-}" ]; then cat >/dev/null; else cat; fi
 qrc=${PIPESTATUS[0]}
 set -e
-rm -f "$run"/*.img
+rm -f "$run"/*.img "$run/root.cpio" "$run/stamp"
 cp "$run/console.log" "$outdir/console.log" 2>/dev/null || true
 
 # A kernel splat fails the run whatever the command said.  The pattern is

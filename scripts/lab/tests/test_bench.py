@@ -1065,7 +1065,8 @@ class RunBootTest(unittest.TestCase):
         self.assertEqual(cmd, [os.path.join(runner.LAB, 'boot.sh'), '-m',
                                '2048', '-c', '2', '-t',
                                str(10 * 60 * 2 * 8 + 120 + 2 * 60), '-o',
-                               self.dir, '--', 'scripts/lab/experiments/run',
+                               self.dir, '-d', '0', '--',
+                               'scripts/lab/experiments/run',
                                'anticipatory:disk,anticipatory:overhead'])
         for k, v in (('BENCH_RUNS', '2'), ('BENCH_SCALE', '0.5'),
                      ('BENCH_SEED', '7'), ('LAB_SEED', '7'),
@@ -1450,6 +1451,9 @@ class BootPlanTest(unittest.TestCase):
                                 root='9p')
                 runner.run_boot(boot, tempfile.mkdtemp(), 1, 1, {}, 0, prog)
         self.assertNotIn('LAB_GUEST_ROOT', fake.calls[0][1])
+        # the 9p root keeps the virtio scratch disks (lib.sh's fallback)
+        self.assertNotIn('-d', fake.calls[0][0])
+        self.assertEqual(fake.calls[1][0][9:11], ['-d', '0'])
         # a user's own words join the list
         self.assertIn('mdadm', fake.calls[1][1]['LAB_GUEST_ROOT'].split())
 
