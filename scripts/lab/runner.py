@@ -319,10 +319,37 @@ def run_eta(prog, now, t0):
         1, round(rate * prog['left_min'] / 60))
 
 
+# the note on rows the guest printed but did not hand to the host
+CONSOLE_ROWS_NOTE = ('the guest ended before its output reached the host: '
+                     'these rows were read from its console')
+
+
+def console_files(guest, files, status):
+    """The files an experiment printed on the console ('bench: file NAME
+    LINE', see experiments/run), written to the guest's directory when
+    the guest did not hand them over itself (it timed out or died before
+    the job ended), with a note among the rows; and the status of each
+    experiment that ended ('bench: end ID status N')."""
+    for name, lines in files.items():
+        p = os.path.join(guest, os.path.basename(name))
+        if os.path.exists(p):
+            continue
+        if name.endswith('.rows'):
+            lines = lines + ['{"note": "%s"}' % CONSOLE_ROWS_NOTE]
+        with open(p, 'w') as fh:
+            fh.write(''.join(x + '\n' for x in lines))
+    for pid, st in status.items():
+        p = os.path.join(guest, pid.replace(':', '.') + '.status')
+        if not os.path.exists(p):
+            with open(p, 'w') as fh:
+                fh.write(st + '\n')
+
+
 def watch_boot(proc, items, guest, kname, start, t0, prog):
     minutes = {part_id(e, p): p.minutes for e, p in items}
     plan, cur, kernel = 0, '?', 'unknown'
     cur_start = start
+    files, ended = {}, {}
     for line in proc.stdout:
         if line.startswith('[lab]'):
             print(line.rstrip(), flush=True)
@@ -333,6 +360,10 @@ def watch_boot(proc, items, guest, kname, start, t0, prog):
         if not m:
             continue
         msg = m.group(1)
+        fm = re.match(r'file (\S+) (.*)', msg)
+        if fm:
+            files.setdefault(fm.group(1), []).append(fm.group(2))
+            continue
         pm = re.match(r'plan (\d+)', msg)
         sm = re.match(r'step (\d+)/(\d+) (.*)', msg)
         bm = re.match(r'begin (\S+)', msg)
@@ -345,6 +376,7 @@ def watch_boot(proc, items, guest, kname, start, t0, prog):
                   'run%s)' % (cur, prog['started'], prog['total'], now - t0,
                               run_eta(prog, now, t0)), flush=True)
         elif em:
+            ended[em.group(1)] = em.group(2)
             m = minutes.get(em.group(1))
             if m is not None:
                 prog['done_min'] += m
@@ -365,6 +397,7 @@ def watch_boot(proc, items, guest, kname, start, t0, prog):
         else:
             print('[bench] %s: %s' % (cur, msg), flush=True)
     rc = proc.wait()
+    console_files(guest, files, ended)
     res = []
     for e, part in items:
         # the guest's files: NAME.rows, or NAME.PART.rows for a part

@@ -1091,6 +1091,30 @@ class RunBootTest(unittest.TestCase):
         self.assertIn('[bench] anticipatory:disk: finished in ', out)
         self.assertIn('[bench] anticipatory:overhead: a note', out)
 
+    def test_rows_from_the_console(self):
+        # the guest timed out during the second part: the first part's
+        # rows, context and status come from the console, with a note;
+        # a file the guest did hand over is kept as it is
+        e = bench.BY_NAME['anticipatory']
+        boot, = runner.plan_boots([e], None)
+        prog = {'started': 0, 'total': 2, 'done_min': 0.0, 'left_min': 10.0}
+        row = '{"config": {"elevator": "bfq"}, "metrics": {"m": 1}}'
+        lines = CONSOLE[:6] + [
+            '[   12.5] bench: file anticipatory.disk.rows %s\n' % row,
+            'bench: file anticipatory.disk.ctx fs=ext4\n',
+            'bench: file anticipatory.overhead.ctx x=console\n',
+        ] + CONSOLE[6:]
+        (rc, _, res), _, out = self.run_boot(
+            boot, lines, 124, {'anticipatory.overhead.ctx': 'x=guest\n'},
+            runs=1, scale=1, envx={}, t0=0, prog=prog)
+        self.assertEqual(rc, 124)
+        (_, p1, rows1, st1, ctx1), (_, p2, rows2, st2, ctx2) = res
+        self.assertEqual(rows1, [json.loads(row),
+                                 {'note': runner.CONSOLE_ROWS_NOTE}])
+        self.assertEqual((st1, ctx1), ('0', {'fs': 'ext4'}))
+        self.assertEqual((rows2, st2, ctx2), ([], None, {'x': 'guest'}))
+        self.assertNotIn('file anticipatory', out)
+
     def test_progress_estimates(self):
         e = bench.BY_NAME['overview']
         lines = ['bench: begin overview\n', 'bench: plan 4\n',
