@@ -174,7 +174,12 @@ def counts(results):
 
 
 def collect(label, tap, console, expect):
-    """Results of one boot (or of the host tests), names prefixed by label."""
+    """Results of one boot (or of the host tests), names prefixed by label.
+
+    A boot whose TAP file did not reach the host (a guest in a root packed
+    into its initramfs hands its output over when its job ends: it timed
+    out or died first) has its TAP read from the console, where
+    tests/run prints it too."""
     results = []
     for path, parse in ((tap, parse_tap), (console, parse_ktap)):
         if not path:
@@ -183,7 +188,13 @@ def collect(label, tap, console, expect):
             with open(path, errors='replace') as fh:
                 results += parse(fh.read())
         except FileNotFoundError:
-            pass
+            if path != tap or not console:
+                continue
+            try:
+                with open(console, errors='replace') as fh:
+                    results += parse_tap(fh.read())
+            except FileNotFoundError:
+                pass
     names = []
     if expect:
         with open(expect) as fh:

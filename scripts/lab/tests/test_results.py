@@ -149,6 +149,34 @@ class MainTest(unittest.TestCase):
         self.assertEqual(doc['counts'], {'pass': 0, 'fail': 1, 'skip': 0})
 
 
+class ConsoleTapTest(unittest.TestCase):
+    def test_tap_from_the_console_when_its_file_is_missing(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        console = os.path.join(d, 'console.log')
+        with open(console, 'w') as fh:
+            fh.write('TAP version 13\n' + KUNIT_LOG +
+                     'ok 1 a/001 - one (1.0 s)\n'
+                     'not ok 2 a/002 - two: boom\n# FAIL: x\n'
+                     '[    9.0] ok 7 not/tap - a kernel line\n')
+        expect = os.path.join(d, 'expect')
+        with open(expect, 'w') as fh:
+            fh.write('a/001\na/002\na/003\n')
+        got = {r.name: r.status for r in results.collect(
+            'k:', os.path.join(d, 'tests.tap'), console, expect)}
+        self.assertEqual(got['k:a/001'], 'pass')
+        self.assertEqual(got['k:a/002'], 'fail')
+        self.assertEqual(got['k:a/003'], 'fail')    # did not run
+        self.assertEqual(got['k:kunit/simhba_seek/seek_monotone'], 'pass')
+        self.assertNotIn('k:not/tap', got)
+        # with the file there, the console's TAP is not read twice
+        with open(os.path.join(d, 'tests.tap'), 'w') as fh:
+            fh.write('ok 1 a/001\n')
+        got = {r.name: r.detail for r in results.collect(
+            'k:', os.path.join(d, 'tests.tap'), console, expect)}
+        self.assertEqual(got['k:a/002'], 'did not run')
+
+
 class KtapTest(unittest.TestCase):
     def test_cases_params_and_skips(self):
         r = results.parse_ktap(KUNIT_LOG)
