@@ -102,17 +102,20 @@ rm -f "$outdir/exit-status"
 
 # The root on tmpfs: the files the job asked for, and those guest-init and
 # the job's modprobe need, listed here with the guest's PATH, copied and
-# packed with the job (/.blk26-job) into an initramfs.  The same job packs
-# the same bytes: names sorted, inode numbers renumbered and no device
-# numbers (cpio --reproducible), and what the copy made (job.sh, the
-# directories) dated from the guest's first second.  Two boots of archives
-# that differed in inode numbers alone parted within 0.4 s on the
-# instruction-counted clock.
+# packed with the job (/.blk26-job) into an initramfs.  The same job on the
+# same host files packs the same bytes: names sorted, inode numbers
+# renumbered, no device numbers and root as owner (cpio --reproducible
+# -R 0:0), the lab's Python caches left out, and what the copy made
+# (job.sh, the directories) dated from the guest's first second.  Two
+# boots of archives that differed in inode numbers alone parted within
+# 0.4 s on the instruction-counted clock.
 rm -f "$outdir/guest-root"
 initrd=()
-# what guest-init runs
-guest_init="cat cp cut dirname du hostname ip ln mkdir mount mountpoint sed
-sync umount"
+# what guest-init runs (ip, to bring up lo, only where the host has it)
+guest_init="cat cp cut dirname du ln mkdir mount mountpoint sed sync umount"
+guest_init+=" $(PATH=/usr/sbin:/usr/bin:/sbin:/bin type -P ip || true)"
+# the copy and the archive go when boot.sh does, whatever ends it
+trap 'rm -rf "$run/root" "$run/root.cpio" "$run/stamp" "$run"/*.img' EXIT
 if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 	# shellcheck disable=SC2086
 	PATH=$LAB_DIR/guest-bin:/usr/sbin:/usr/bin:/sbin:/bin \
@@ -120,6 +123,7 @@ if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 		/usr/sbin/modprobe "$LAB_DIR" "$KMOD/lib/modules/$rel" \
 		>"$outdir/guest-root" ||
 		die "LAB_GUEST_ROOT: cannot list the files of '$LAB_GUEST_ROOT'"
+	echo "exclude ${LAB_TOP#/}/*/__pycache__" >>"$outdir/guest-root"
 	need_cmd cpio cpio
 	stage=$run/root
 	touch "$run/stamp"
@@ -129,10 +133,11 @@ if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 	cp "$outdir/job.sh" "$stage/.blk26-job/"
 	find "$stage" -newer "$run/stamp" -exec touch -h -d @1767225600 {} +
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
-		cpio -o -H newc --reproducible --quiet) >"$run/root.cpio" ||
+		cpio -o -H newc --reproducible -R 0:0 --quiet) >"$run/root.cpio" ||
 		die "LAB_GUEST_ROOT: cannot pack the initramfs"
 	rm -rf "$stage"
 	initrd=(-initrd "$run/root.cpio")
+	log "root in the initramfs: $(($(stat -c %s "$run/root.cpio") >> 20)) MB, sha256 $(sha256sum <"$run/root.cpio" | cut -c1-16)"
 fi
 
 # --- accelerator: KVM only when a short probe shows it boots here -------
@@ -146,7 +151,7 @@ if [ "$want" = kvm ] || { [ "$want" = auto ] && [ -w /dev/kvm ]; }; then
 	probe=$BUILD/accel-probe
 	if [ ! -f "$probe" ]; then
 		log "probing KVM (20 s at most)"
-		if LAB_ACCEL=kvm-probe LAB_DISKS=0 timeout -k 5 30 \
+		if LAB_ACCEL=kvm-probe LAB_DISKS=0 LAB_GUEST_ROOT= timeout -k 5 30 \
 			"$0" -m 256 -c 1 -t 20 -- true >/dev/null 2>&1; then
 			echo kvm >"$probe"
 		else
@@ -228,7 +233,6 @@ timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
 	if [ -n "${LAB_QUIET:-}" ]; then cat >/dev/null; else cat; fi
 qrc=${PIPESTATUS[0]}
 set -e
-rm -f "$run"/*.img "$run/root.cpio" "$run/stamp"
 cp "$run/console.log" "$outdir/console.log" 2>/dev/null || true
 
 # A kernel splat fails the run whatever the command said.  The pattern is
@@ -249,7 +253,11 @@ if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 fi
 if [ ! -s "$outdir/exit-status" ]; then
 	[ ! -s "$run/qemu.err" ] || sed 's/^/[qemu] /' "$run/qemu.err" >&2
-	log "the guest died before the command finished (qemu status $qrc, console: $run/console.log)"
+	if grep -q '^blk26: could not copy \$LAB_OUT to the host' "$run/console.log"; then
+		log "the command ended ($(grep -o '^blk26: job exit status [0-9]*' "$run/console.log" | tail -n1)), but its output did not reach $outdir (console: $run/console.log)"
+	else
+		log "the guest died before the command finished (qemu status $qrc, console: $run/console.log)"
+	fi
 	tail -n 20 "$run/console.log" >&2
 	exit 125
 fi

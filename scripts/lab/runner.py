@@ -327,22 +327,24 @@ CONSOLE_ROWS_NOTE = ('the guest ended before its output reached the host: '
 def console_files(guest, files, status):
     """The files an experiment printed on the console ('bench: file NAME
     LINE', see experiments/run), written to the guest's directory when
-    the guest did not hand them over itself (it timed out or died before
-    the job ended), with a note among the rows; and the status of each
-    experiment that ended ('bench: end ID status N')."""
+    the guest did not hand its output over whole (no exit-status: it
+    timed out or died before the job ended, or during the copy), with a
+    note among the rows; and the status of each experiment that ended
+    ('bench: end ID status N')."""
+    if os.path.exists(os.path.join(guest, 'exit-status')):
+        return
     for name, lines in files.items():
-        p = os.path.join(guest, os.path.basename(name))
-        if os.path.exists(p):
+        if not re.fullmatch(r'[\w:.-]+\.(rows|ctx)', name):
             continue
+        p = os.path.join(guest, name)
         if name.endswith('.rows'):
             lines = lines + ['{"note": "%s"}' % CONSOLE_ROWS_NOTE]
         with open(p, 'w') as fh:
             fh.write(''.join(x + '\n' for x in lines))
     for pid, st in status.items():
-        p = os.path.join(guest, pid.replace(':', '.') + '.status')
-        if not os.path.exists(p):
-            with open(p, 'w') as fh:
-                fh.write(st + '\n')
+        with open(os.path.join(guest, pid.replace(':', '.') + '.status'),
+                  'w') as fh:
+            fh.write(st + '\n')
 
 
 def watch_boot(proc, items, guest, kname, start, t0, prog):

@@ -1092,9 +1092,10 @@ class RunBootTest(unittest.TestCase):
         self.assertIn('[bench] anticipatory:overhead: a note', out)
 
     def test_rows_from_the_console(self):
-        # the guest timed out during the second part: the first part's
-        # rows, context and status come from the console, with a note;
-        # a file the guest did hand over is kept as it is
+        # the guest timed out during the second part (or while it copied
+        # its output: no exit-status): the first part's rows, context and
+        # status come from the console, with a note, and what the console
+        # has wins over a file that may be cut short
         e = bench.BY_NAME['anticipatory']
         boot, = runner.plan_boots([e], None)
         prog = {'started': 0, 'total': 2, 'done_min': 0.0, 'left_min': 10.0}
@@ -1112,8 +1113,22 @@ class RunBootTest(unittest.TestCase):
         self.assertEqual(rows1, [json.loads(row),
                                  {'note': runner.CONSOLE_ROWS_NOTE}])
         self.assertEqual((st1, ctx1), ('0', {'fs': 'ext4'}))
-        self.assertEqual((rows2, st2, ctx2), ([], None, {'x': 'guest'}))
+        self.assertEqual((rows2, st2, ctx2), ([], None, {'x': 'console'}))
         self.assertNotIn('file anticipatory', out)
+        # a guest that handed its output over (exit-status) keeps it
+        shutil.rmtree(self.dir)
+        os.mkdir(self.dir)
+        (_, _, res), _, _ = self.run_boot(
+            boot, lines, 0, {'exit-status': '0\n',
+                             'anticipatory.overhead.ctx': 'x=guest\n'},
+            runs=1, scale=1, envx={}, t0=0, prog=dict(prog, started=0))
+        self.assertEqual([(rows, st, ctx) for _, _, rows, st, ctx in res],
+                         [([], None, {}), ([], None, {'x': 'guest'})])
+        # a name that is not an experiment's file is not written
+        os.mkdir(os.path.join(self.dir, 'x'))
+        runner.console_files(os.path.join(self.dir, 'x'),
+                             {'../evil.rows': ['{}']}, {})
+        self.assertFalse(os.path.exists(os.path.join(self.dir, 'evil.rows')))
 
     def test_progress_estimates(self):
         e = bench.BY_NAME['overview']
