@@ -117,6 +117,8 @@ guest_init+=" $(PATH=/usr/sbin:/usr/bin:/sbin:/bin type -P ip || true)"
 # the copy and the archive go when boot.sh does, whatever ends it
 trap 'rm -rf "$run/root" "$run/root.cpio" "$run/stamp" "$run"/*.img' EXIT
 if [ -n "${LAB_GUEST_ROOT:-}" ]; then
+	grep -qx CONFIG_BLK_DEV_INITRD=y "$KOBJ/.config" ||
+		die "LAB_GUEST_ROOT needs a kernel with CONFIG_BLK_DEV_INITRD=y (base.config has it): run 'make kernel KERNEL=$KERNEL' first"
 	# shellcheck disable=SC2086
 	PATH=$LAB_DIR/guest-bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		"$LAB_DIR/guest-root" --list $LAB_GUEST_ROOT bash sh $guest_init \
