@@ -27,8 +27,9 @@
 # instruction of any vCPU, the vCPUs take turns on one host thread), so
 # CPU-bound rates are repeatable whatever else the host runs; its
 # real-time clock (CMOS) then runs on that clock too, from
-# 2026-01-01 00:00 UTC in every boot, and a job in LAB_GUEST_ROOT runs the
-# same instructions at the same guest times in every boot.
+# 2026-01-01 00:00 UTC in every boot, and a job in LAB_GUEST_ROOT starts
+# with the same instructions at the same guest times in every boot (see
+# "The same run twice" in Documentation/block/blk26-lab.rst).
 # LAB_ICOUNT_SHIFT=N (0 to 10, default 0: one instruction per nanosecond)
 # slows that virtual CPU down by 2^N; it only applies to icount.  Under
 # icount QEMU's own random numbers (RDRAND) come from LAB_SEED (default 1,
@@ -115,7 +116,7 @@ initrd=()
 guest_init="cat cp cut dirname du ln mkdir mount mountpoint sed sync umount"
 guest_init+=" $(PATH=/usr/sbin:/usr/bin:/sbin:/bin type -P ip || true)"
 # the copy and the archive go when boot.sh does, whatever ends it
-trap 'rm -rf "$run/root" "$run/root.cpio" "$run/stamp" "$run"/*.img' EXIT
+trap 'rm -rf "$run/root" "$run/root.cpio" "$run/stamp" "$run"/*.img "$run/replay.bin"' EXIT
 if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 	grep -qx CONFIG_BLK_DEV_INITRD=y "$KOBJ/.config" ||
 		die "LAB_GUEST_ROOT needs a kernel with CONFIG_BLK_DEV_INITRD=y (base.config has it): run 'make kernel KERNEL=$KERNEL' first"
@@ -182,8 +183,17 @@ elif [ "$accel" = icount ]; then
 	# host's clock what the guest reads from it (its time, its update
 	# cycle) depends on the host, and two boots' kernel logs parted
 	# within half a second.
-	qaccel=(-accel tcg -icount shift=$shift_n,sleep=$icount_sleep -cpu max -seed "$seed"
-		-rtc base=2026-01-01T00:00:00,clock=vm)
+	# A sealed job (LAB_GUEST_ROOT) on one vCPU with no scratch disk is
+	# also recorded (rr=record; the log is thrown away): two runs of an
+	# experiment on plain icount parted after minutes of guest time, two
+	# recorded ones did not (Documentation/block/blk26-lab.rst, "The
+	# same run twice").  QEMU records one vCPU only, and disks only
+	# through its blkreplay driver.
+	rr=
+	[ ${#initrd[@]} = 0 ] || [ "$cpus" != 1 ] || [ "$ndisks" != 0 ] ||
+		rr=,rr=record,rrfile=$run/replay.bin
+	qaccel=(-accel tcg -icount "shift=$shift_n,sleep=$icount_sleep$rr" -cpu max
+		-seed "$seed" -rtc base=2026-01-01T00:00:00,clock=vm)
 else
 	qaccel=(-accel tcg,thread=multi -cpu max)
 fi
@@ -219,7 +229,7 @@ cmdline+=" blk26.modroot=$KMOD blk26.keep=$LAB_TOP,$BUILD blk26.accel=$accel"
 cmdline+=" $append"
 
 clock=$accel
-[ "$accel" != icount ] || clock="icount shift=$shift_n,sleep=$icount_sleep"
+[ "$accel" != icount ] || clock="icount shift=$shift_n,sleep=$icount_sleep${rr:-}"
 log "booting $rel ($clock, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
 set +e
 timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
