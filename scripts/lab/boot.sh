@@ -49,7 +49,7 @@ tmo=${LAB_TIMEOUT:-600}
 append=${LAB_APPEND:-}
 ndisks=${LAB_DISKS:-2}
 outdir=
-usage() { sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,42p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while getopts m:c:t:a:d:o:h opt; do
 	case $opt in
 	m) mem=$OPTARG ;;
@@ -93,7 +93,12 @@ rm -f "$outdir/exit-status"
 {
 	echo "export LAB_TOP=$(printf %q "$LAB_TOP") LAB_KERNEL=$(printf %q "$KERNEL")"
 	for v in $(compgen -v | grep -E '^(LAB_|BENCH_|T$|TEST_)' || true); do
-		case $v in LAB_TOP|LAB_DIR|LAB_OUT) continue ;; esac
+		# and not the host's own knobs: the job is packed into a sealed
+		# guest's archive, whose bytes must not hang on them
+		case $v in
+		LAB_TOP|LAB_DIR|LAB_OUT|LAB_QUIET|LAB_TIMEOUT) continue ;;
+		BENCH_RESULTS|BENCH_TIMEOUT_SCALE) continue ;;
+		esac
 		echo "export $v=$(printf %q "${!v}")"
 	done
 	echo "cd $(printf %q "$PWD")"
@@ -115,8 +120,11 @@ initrd=()
 # what guest-init runs (ip, to bring up lo, only where the host has it)
 guest_init="cat cp cut dirname du ln mkdir mount mountpoint sed sync umount"
 guest_init+=" $(PATH=/usr/sbin:/usr/bin:/sbin:/bin type -P ip || true)"
-# the copy and the archive go when boot.sh does, whatever ends it
+# the copy and the archive go when boot.sh does, whatever ends it (bash
+# runs no EXIT trap when a signal kills it)
 trap 'rm -rf "$run/root" "$run/root.cpio" "$run/stamp" "$run"/*.img "$run/replay.bin"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT HUP
 if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 	grep -qx CONFIG_BLK_DEV_INITRD=y "$KOBJ/.config" ||
 		die "LAB_GUEST_ROOT needs a kernel with CONFIG_BLK_DEV_INITRD=y (base.config has it): run 'make kernel KERNEL=$KERNEL' first"
@@ -190,7 +198,7 @@ elif [ "$accel" = icount ]; then
 	# same run twice").  QEMU records one vCPU only, and disks only
 	# through its blkreplay driver.
 	rr=
-	[ ${#initrd[@]} = 0 ] || [ "$cpus" != 1 ] || [ "$ndisks" != 0 ] ||
+	[ ${#initrd[@]} = 0 ] || [ "$cpus" -ne 1 ] || [ "$ndisks" -ne 0 ] ||
 		rr=,rr=record,rrfile=$run/replay.bin
 	qaccel=(-accel tcg -icount "shift=$shift_n,sleep=$icount_sleep$rr" -cpu max
 		-seed "$seed" -rtc base=2026-01-01T00:00:00,clock=vm)
@@ -229,7 +237,7 @@ cmdline+=" blk26.modroot=$KMOD blk26.keep=$LAB_TOP,$BUILD blk26.accel=$accel"
 cmdline+=" $append"
 
 clock=$accel
-[ "$accel" != icount ] || clock="icount shift=$shift_n,sleep=$icount_sleep${rr:-}"
+[ "$accel" != icount ] || clock="icount shift=$shift_n,sleep=$icount_sleep${rr:+,rr=record}"
 log "booting $rel ($clock, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
 set +e
 timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
