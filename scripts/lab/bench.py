@@ -192,7 +192,8 @@ def main(argv):
         for e, part, rows, st, ctx in res:
             c = collected[e.name]
             c['lab'].append({'part': part.name, 'accel': boot[3],
-                             'cpus': boot[5]})
+                             'cpus': boot[5], 'recorded': os.path.exists(
+                                 os.path.join(guest, 'recorded'))})
             c['rows'] += rows
             c['ctx'].update(ctx)
             c['kernels'][kname or 'default'] = kernel

@@ -87,7 +87,7 @@ mkdir -p "$run"
 [ -n "$outdir" ] || outdir=$run/out
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
-rm -f "$outdir/exit-status"
+rm -f "$outdir/exit-status" "$outdir/recorded"
 
 # The job: environment, working directory, command.
 {
@@ -238,6 +238,8 @@ cmdline+=" $append"
 
 clock=$accel
 [ "$accel" != icount ] || clock="icount shift=$shift_n,sleep=$icount_sleep${rr:+,rr=record}"
+# for bench.py's JSON: this guest was recorded
+[ -z "${rr:-}" ] || : >"$outdir/recorded"
 log "booting $rel ($clock, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
 set +e
 timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \

@@ -182,7 +182,10 @@ def lab_line(doc):
     for b in doc['parts']:
         what = clock_name(b['accel'], doc.get('icount_shift', 0))
         if b['accel'] == 'icount' and doc.get('icount_sleep') == 'on':
-            what += ', sleep=on' 
+            what += ', sleep=on'
+        if b.get('recorded'):
+            # boot.sh's rr=record (Documentation/block/blk26-lab.rst)
+            what += ', recorded'
         parts.append('%s%s, %d vCPU' % (b['part'] + ': ' if b['part'] else '',
                                         what, b['cpus']))
     root = {'tmpfs': '; root on tmpfs', '9p': '; the host\'s root over 9p'}

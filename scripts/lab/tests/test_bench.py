@@ -1240,6 +1240,7 @@ class MainTest(unittest.TestCase):
         self.dir = tempfile.mkdtemp()
         self.boots = []
         self.roots = []
+        self.recorded = False
         self.guest = {}         # part id -> (rows, status, ctx)
         self.plotted = []
 
@@ -1252,6 +1253,10 @@ class MainTest(unittest.TestCase):
                                      boot[4]], runs, scale, envx, shift,
                            seed))
         self.roots.append(root)
+        if self.recorded:
+            # boot.sh's mark of a guest QEMU recorded
+            os.makedirs(guest, exist_ok=True)
+            open(os.path.join(guest, 'recorded'), 'w').close()
         res = []
         for e, p in boot[4]:
             rows, st, ctx = self.guest.get(runner.part_id(e, p),
@@ -1290,6 +1295,19 @@ class MainTest(unittest.TestCase):
                         docs[f[:-5]] = json.load(fh)
         return st, out.getvalue(), err.getvalue(), docs
 
+    def test_recorded_guest(self):
+        # a guest boot.sh marked as recorded (rr=record) is said to be in
+        # the JSON and on the clock line
+        self.guest['overview'] = (
+            [{'config': {'elevator': 'bfq'}, 'metrics': {'reader_MBps': 1}}],
+            '0', {})
+        self.recorded = True
+        st, out, _, docs = self.main(['overview'])
+        self.assertEqual(st, 0)
+        self.assertTrue(docs['overview']['lab']['parts'][0]['recorded'])
+        self.assertIn('clock: icount shift=0 (1 ns per instruction), '
+                      'recorded, 1 vCPU', out)
+
     def test_json_csv_and_table(self):
         self.guest['overview'] = (
             [{'config': {'elevator': e}, 'metrics': {'reader_MBps': v}}
@@ -1316,8 +1334,10 @@ class MainTest(unittest.TestCase):
                                    'max': 40.0})])
         self.assertEqual(doc['lab']['parts'], [{'part': None,
                                                 'accel': 'icount',
-                                                'cpus': 1}])
+                                                'cpus': 1,
+                                                'recorded': False}])
         self.assertEqual(doc['lab']['icount_shift'], 2)
+        self.assertNotIn(', recorded', out)
         # the experiments ran in a root on tmpfs, and the JSON says so
         self.assertEqual(self.roots, ['tmpfs'])
         self.assertEqual(doc['lab']['root'], 'tmpfs')
@@ -1477,6 +1497,14 @@ class BootPlanTest(unittest.TestCase):
         self.assertTrue(runner.lab_line(lab).endswith('; root on tmpfs'))
         lab['root'] = '9p'
         self.assertIn('root over 9p', runner.lab_line(lab))
+        # a part QEMU recorded says so
+        lab = runner.lab_doc([{'part': 'disk', 'accel': 'icount', 'cpus': 1,
+                               'recorded': True},
+                              {'part': 'x', 'accel': 'icount', 'cpus': 2,
+                               'recorded': False}], 0, 1)
+        self.assertIn('disk: icount shift=0 (1 ns per instruction), '
+                      'recorded, 1 vCPU; x: icount', runner.lab_line(lab))
+        self.assertEqual(runner.lab_line(lab).count('recorded'), 1)
 
     def test_nine_p_root_passes_no_list(self):
         e = bench.BY_NAME['raid0-dd']
