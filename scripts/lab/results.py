@@ -17,6 +17,7 @@ its reason) counts as a failure: nothing is allowed to stop running quietly.
 
 import argparse
 import json
+import os
 import re
 import sys
 
@@ -181,20 +182,17 @@ def collect(label, tap, console, expect):
     out or died first) has its TAP read from the console, where
     tests/run prints it too."""
     results = []
-    for path, parse in ((tap, parse_tap), (console, parse_ktap)):
+    first = (tap, parse_tap)
+    if tap and console and not os.path.exists(tap):
+        first = (console, parse_tap)
+    for path, parse in (first, (console, parse_ktap)):
         if not path:
             continue
         try:
             with open(path, errors='replace') as fh:
                 results += parse(fh.read())
         except FileNotFoundError:
-            if path != tap or not console:
-                continue
-            try:
-                with open(console, errors='replace') as fh:
-                    results += parse_tap(fh.read())
-            except FileNotFoundError:
-                pass
+            pass
     names = []
     if expect:
         with open(expect) as fh:

@@ -41,13 +41,10 @@ bench_smoke() { awk -v s="$BENCH_SCALE" 'BEGIN { exit !(s < 0.01) }'; }
 . "$LAB_TOP/tests/common/rc"
 . "$LAB_TOP/tests/simhba/rc"
 
-# In a root on tmpfs (boot.sh's LAB_GUEST_ROOT) the rows and the context
-# stay on tmpfs until the experiment ends (experiments/run copies them to
-# $LAB_OUT): a write to the host between measurements moves the guest's
-# clock on the instruction-counted clock.
+# The rows, the context and the raw files go to $LAB_OUT.  In a root on
+# tmpfs (boot.sh's LAB_GUEST_ROOT) that is the guest's memory until the
+# job ends, so no write waits for the host between measurements.
 BENCH_DIR=$LAB_OUT
-[ -z "${LAB_GUEST_ROOT:-}" ] || BENCH_DIR=/tmp/bench-out
-mkdir -p "$BENCH_DIR"
 BENCH_ROWS=$BENCH_DIR/${BENCH_ID:-$BENCH_EXP}.rows
 : >"$BENCH_ROWS"
 : >"$BENCH_DIR/${BENCH_ID:-$BENCH_EXP}.ctx"
@@ -77,7 +74,7 @@ bench_ctx()
 }
 
 # bench_keep FILE NAME: keep a raw file (a tool's report, samples) beside
-# the results as NAME; in a root on tmpfs it waits there with the rows.
+# the results as NAME, in $LAB_OUT with the rows.
 bench_keep()
 {
 	cp "$1" "$BENCH_DIR/$2"
