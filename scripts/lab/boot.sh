@@ -242,7 +242,10 @@ clock=$accel
 [ -z "${rr:-}" ] || : >"$outdir/recorded"
 log "booting $rel ($clock, ${cpus} CPU, ${mem} MB, timeout ${tmo} s), console: $run/console.log"
 set +e
-timeout -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
+# --foreground: QEMU stays in this script's process group, so that
+# whoever stops the boot by its group (bench.py's runner, a Ctrl-C)
+# stops QEMU too; timeout's own group would keep it running.
+timeout --foreground -k 10 "$tmo" qemu-system-x86_64 "${qaccel[@]}" \
 	-smp "$cpus" -m "$mem" -nographic -no-reboot -nodefaults \
 	-serial stdio -display none \
 	-kernel "$img" "${initrd[@]}" -append "$cmdline" \
