@@ -162,7 +162,7 @@ if [ "$want" = kvm ] || { [ "$want" = auto ] && [ -w /dev/kvm ]; }; then
 	probe=$BUILD/accel-probe
 	if [ ! -f "$probe" ]; then
 		log "probing KVM (20 s at most)"
-		if LAB_ACCEL=kvm-probe LAB_DISKS=0 LAB_GUEST_ROOT= timeout -k 5 30 \
+		if LAB_ACCEL=kvm-probe LAB_DISKS=0 LAB_GUEST_ROOT= timeout --foreground -k 5 30 \
 			"$0" -m 256 -c 1 -t 20 -- true >/dev/null 2>&1; then
 			echo kvm >"$probe"
 		else

@@ -1051,8 +1051,9 @@ class RunBootTest(unittest.TestCase):
 
     @staticmethod
     def two_part_boot():
-        # anticipatory's two parts in one boot of 2 vCPUs on the counted
-        # clock, as plan_boots groups parts of the same clock and vCPUs
+        # a boot made up for these tests: anticipatory's two parts in one
+        # guest of 2 vCPUs on the counted clock (plan_boots puts parts of
+        # the same clock and vCPUs together; these two no longer are)
         e = bench.BY_NAME['anticipatory']
         return (None, e.mem, e.append, 'icount', [(e, p) for p in e.parts],
                 2)
@@ -1490,9 +1491,10 @@ class BootPlanTest(unittest.TestCase):
                          [('tcg', 1, ['overview', 'anticipatory:disk']),
                           ('icount', 2, ['anticipatory:overhead'])])
 
-    # The parts that boot on two vCPUs on the counted clock, and why: QEMU
-    # records one vCPU only, and two unrecorded runs part (blk26-lab.rst,
-    # "The same run twice").  Any other part must run on one.
+    # The parts that boot on two vCPUs (by make bench's default plan), and
+    # why: QEMU records one vCPU only, and two unrecorded runs on the
+    # counted clock part (blk26-lab.rst, "The same run twice").  Any other
+    # part must run on one.
     TWO_VCPUS = {
         'anticipatory:overhead': 'the scheduler lock taken from two CPUs',
         'cfq:overhead': 'the scheduler lock taken from two CPUs',
