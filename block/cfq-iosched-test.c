@@ -856,6 +856,45 @@ static void cfq_sm_shallow_early_seek(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+/*
+ * A seeky queue that preempts another of the SYNC_NOIDLE workload being
+ * served leaves the workload the time it had left (2.6): started afresh
+ * at each such preemption, the workload would never end while its queues
+ * take turns, and the other workloads would starve.
+ */
+static void cfq_sm_preempt_keeps_workload(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *rnd;
+	struct request *a, *b;
+	u64 expires;
+
+	f->q->queue_depth = 32;
+	cfqd->hw_tag = 1;
+
+	a = cfq_fix_add(f, 1, 1 << 20);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	a = cfq_fix_add(f, 1, FAR);
+	rnd = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_NOT_NULL(test, rnd);
+	KUNIT_EXPECT_EQ(test, rnd->wl_type, CFQ_SYNC_NOIDLE_WL);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	KUNIT_EXPECT_EQ(test, cfqd->serving_wl_type, CFQ_SYNC_NOIDLE_WL);
+	expires = cfqd->workload_expires;
+
+	/* a second seeky queue: it preempts, the workload goes on */
+	b = cfq_fix_add(f, 2, 1 << 21);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_PREEMPTED), 1UL);
+	KUNIT_EXPECT_EQ(test, cfqd->serving_wl_type, CFQ_SYNC_NOIDLE_WL);
+	KUNIT_EXPECT_EQ(test, cfqd->workload_expires, expires);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	cfq_fix_done(f, a);
+	cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -883,6 +922,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_has_work),
 	KUNIT_CASE(cfq_sm_deep_new_queue),
 	KUNIT_CASE(cfq_sm_shallow_early_seek),
+	KUNIT_CASE(cfq_sm_preempt_keeps_workload),
 	{}
 };
 

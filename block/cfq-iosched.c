@@ -1028,6 +1028,25 @@ static void cfq_update_busy_avg(struct cfq_group *cfqg, enum cfq_wl_class c)
 	*avg = busy > *avg ? busy : (*avg * 3 + busy + 3) / 4;
 }
 
+/* Serve workload type @t of class @c in @cfqg, for its share of time. */
+static void cfq_start_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
+			       enum cfq_wl_class c, enum cfq_wl_type t, u64 now)
+{
+	struct cfq_rb_root *st = cfq_st(cfqg, c, t);
+	u64 slice;
+
+	cfq_update_busy_avg(cfqg, c);
+	slice = cfq_workload_slice(cfq_group_slice(cfqd->target_latency,
+						   cfqg->weight,
+						   cfqd->grp_st.total_weight),
+				   st->count, cfqg->busy_queues_avg[c],
+				   t == CFQ_ASYNC_WL, cfqd->slice[1],
+				   cfqd->slice[0], cfqd->slice_idle);
+	cfqd->serving_wl_class = c;
+	cfqd->serving_wl_type = t;
+	cfqd->workload_expires = now + slice;
+}
+
 /*
  * Pick the class and workload type to serve in @cfqg.  Returns false when
  * only the idle class has work and it must wait (the timer is armed).
@@ -1036,9 +1055,6 @@ static bool cfq_choose_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
 				u64 now)
 {
 	enum cfq_wl_class c;
-	enum cfq_wl_type t;
-	struct cfq_rb_root *st;
-	u64 slice;
 
 	if (cfq_class_busy(cfqg, CFQ_RT_WL))
 		c = CFQ_RT_WL;
@@ -1066,18 +1082,7 @@ static bool cfq_choose_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
 	    cfq_st(cfqg, c, cfqd->serving_wl_type)->count)
 		return true;
 
-	t = cfq_oldest_type(cfqg, c);
-	st = cfq_st(cfqg, c, t);
-	cfq_update_busy_avg(cfqg, c);
-	slice = cfq_workload_slice(cfq_group_slice(cfqd->target_latency,
-						   cfqg->weight,
-						   cfqd->grp_st.total_weight),
-				   st->count, cfqg->busy_queues_avg[c],
-				   t == CFQ_ASYNC_WL, cfqd->slice[1],
-				   cfqd->slice[0], cfqd->slice_idle);
-	cfqd->serving_wl_class = c;
-	cfqd->serving_wl_type = t;
-	cfqd->workload_expires = now + slice;
+	cfq_start_workload(cfqd, cfqg, c, cfq_oldest_type(cfqg, c), now);
 	return true;
 }
 
@@ -1592,7 +1597,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			    struct request *rq, struct cfq_io_cq *cic, u64 now)
 {
 	struct cfq_queue *active = cfqd->active_queue;
-	u64 slice;
+	enum cfq_wl_class c;
 
 	if (cfqq_sync(cfqq)) {
 		if (cfqq->ttime.last_end_ns && !cfqq->dispatched)
@@ -1634,15 +1639,19 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 					     cfq_wl_class_of(cfqq->ioprio_class),
 					     cfqq->wl_type), cfqq);
 		}
-		/* ... and its workload: chosen now, for its share of time. */
-		slice = cfq_group_slice(cfqd->target_latency, cfqq->cfqg->weight,
-					cfqd->grp_st.total_weight);
-		cfqd->serving_wl_class = cfq_wl_class_of(cfqq->ioprio_class);
-		cfqd->serving_wl_type = cfqq->wl_type;
-		cfqd->workload_expires = now +
-			cfq_workload_slice(slice, 1, 1, !cfqq_sync(cfqq),
-					   cfqd->slice[1], cfqd->slice[0],
-					   cfqd->slice_idle);
+		/*
+		 * ... and its workload, chosen now for its share of time if
+		 * another was served.  A queue of the workload being served
+		 * leaves it the time it has left, as in 2.6: a workload
+		 * started afresh at each preemption would never end while
+		 * its seeky queues take turns, and the others would starve.
+		 */
+		c = cfq_wl_class_of(cfqq->ioprio_class);
+		if (cfqd->serving_group != cfqq->cfqg ||
+		    cfqd->serving_wl_class != c ||
+		    cfqd->serving_wl_type != cfqq->wl_type)
+			cfq_start_workload(cfqd, cfqq->cfqg, c, cfqq->wl_type,
+					   now);
 	}
 }
 
