@@ -895,6 +895,59 @@ static void cfq_sm_preempt_keeps_workload(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+/*
+ * A deep rotational device (an NCQ disk): the last queue of the
+ * SYNC_NOIDLE workload keeps the disk while a sequential queue of its
+ * group waits in the SYNC workload, as 2.6 did, so that the seeky queue
+ * is not sent away after each of its requests.
+ */
+static void cfq_sm_deep_noidle_end(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *seq, *rnd;
+	struct request *a, *b;
+	unsigned long idles;
+
+	f->q->queue_depth = 32;
+	cfqd->hw_tag = 1;
+
+	/* a sequential reader earns its idle window, then times out */
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	a = cfq_fix_add(f, 0, 1008);
+	seq = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, seq);
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(seq));
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	cfq_fix_fire(f);
+
+	/* a random reader, alone: no idling */
+	a = cfq_fix_add(f, 1, 1 << 20);
+	rnd = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_NOT_NULL(test, rnd);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(rnd));
+
+	/* now seeky, with the sequential reader waiting in its own tree */
+	a = cfq_fix_add(f, 1, FAR);
+	b = cfq_fix_add(f, 0, 1016);
+	KUNIT_EXPECT_EQ(test, rnd->wl_type, CFQ_SYNC_NOIDLE_WL);
+	KUNIT_EXPECT_EQ(test, seq->wl_type, CFQ_SYNC_WL);
+	idles = cfqd->stat_idle_starts;
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	/* its read at the disk: the sequential reader still waits */
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, rnd);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(rnd));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, idles + 1);
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -923,6 +976,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_deep_new_queue),
 	KUNIT_CASE(cfq_sm_shallow_early_seek),
 	KUNIT_CASE(cfq_sm_preempt_keeps_workload),
+	KUNIT_CASE(cfq_sm_deep_noidle_end),
 	{}
 };
 

@@ -22,9 +22,9 @@
  *   class get a turn within target_latency.
  * - Idling.  A sync queue idles only if its think time is below
  *   slice_idle and it is not seeky; the SYNC_NOIDLE workload idles once,
- *   at its end.  Neither idles on a device that keeps a deep queue busy
- *   (hw_tag): an array or an SSD serves the other queues' requests in
- *   parallel, and an idle disk slot costs more than a seek saves.
+ *   at its end.  On a device that keeps a deep queue busy (hw_tag) the
+ *   latter only while other workloads of the group wait: an array serves
+ *   seeky queues' requests in parallel.  A deep SSD does not idle.
  * - Groups.  Queues belong to a group (a cgroup, with
  *   CONFIG_CFQ_GROUP_IOSCHED; else the root group).  Groups take turns by
  *   virtual disk time: the time a group's queues used, divided by its
@@ -1106,18 +1106,31 @@ static struct cfq_queue *cfq_next_queue(struct cfq_data *cfqd, u64 now)
 /*
  * Should the active queue @cfqq, now empty, keep the disk?  A queue that
  * idles by itself (sequential sync); the last queue of the SYNC_NOIDLE
- * workload on a shallow device, to keep that workload from losing the
- * disk to writeback after every request.
+ * workload, to keep that workload from losing the disk to the other
+ * workloads after every request: else each seeky queue gets one request
+ * per round however long its workload's slice.
+ *
+ * 2.6 idled there on every rotational disk, NCQ or not.  On a deep
+ * device this idles only while other queues of the group wait in its
+ * other workloads, which is what the idling protects the workload from.
+ * A group whose busy queues are all seeky (a striped array's random
+ * readers, one group each or all in one) does not idle: the device
+ * serves them in parallel (seed 002's collapse; cfq_should_group_idle()).
+ * A deep SSD does not idle at all (2.6's rule).
  */
 static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	if (!READ_ONCE(cfqd->slice_idle) || cfqq_class_idle(cfqq) ||
 	    !cfqq_sync(cfqq) || cfqq_orphan(cfqq))
 		return false;
+	if (blk_queue_nonrot(cfqd->q) && cfq_deep(cfqd))
+		return false;
 	if (cfqq_idle_window(cfqq))
-		return !(blk_queue_nonrot(cfqd->q) && cfq_deep(cfqd));
-	return !cfq_deep(cfqd) && cfqq->service_tree &&
-	       cfqq->service_tree->count == 1 && cfqd->busy_queues > 1;
+		return true;
+	if (!cfqq->service_tree || cfqq->service_tree->count != 1 ||
+	    cfqd->busy_queues < 2)
+		return false;
+	return !cfq_deep(cfqd) || cfqq->cfqg->nr_cfqq > 1;
 }
 
 /*
