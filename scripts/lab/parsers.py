@@ -309,28 +309,32 @@ def parse_blk_time(text):
     SECTOR" (its -f '%T.%9t %a %p %S\\n', actions Q, D and C), and lines
     "map PID NAME" naming the processes -> {'busy_s': the time at least one
     request was at the device, 'kinds': {NAME: seconds}, 'pids': {PID:
-    seconds} for the processes no map line names}.  Each moment the device
-    is busy is shared equally between the requests at it (D to C), and a
-    request's share goes to the process that queued it (the Q of its
-    sector), else to the one that issued it."""
+    seconds} for the processes no map line names}.  A disk serves one
+    request at a time, in the order it chooses (NCQ), so the time from the
+    moment it was last free (its previous completion, or the start of a
+    busy period) to a completion was spent on the request that completed:
+    a request that waits in the disk's own queue while others are served
+    is not charged for their time.  The request's time goes to the process
+    that queued it (the Q of its sector), else to the one that issued
+    it."""
     names = {f[1]: ' '.join(f[2:]) for f in map(str.split, text.splitlines())
              if len(f) >= 3 and f[0] == 'map'}
     events = blk_events(text, ('Q', 'D', 'C'))
     queued, at_disk, used = {}, {}, {}
-    busy, last = 0.0, None
+    busy, free_since = 0.0, None
     for t, _, act, pid, sector in events:
-        if at_disk and last is not None and t > last:
-            dt = t - last
-            busy += dt
-            for p in at_disk.values():
-                used[p] = used.get(p, 0.0) + dt / len(at_disk)
-        last = t
         if act == 'Q':
             queued[sector] = pid
         elif act == 'D':
+            if not at_disk:
+                free_since = t
             at_disk[sector] = queued.get(sector, pid)
-        else:
-            at_disk.pop(sector, None)
+        elif sector in at_disk:
+            p = at_disk.pop(sector)
+            dt = max(t - free_since, 0.0)
+            busy += dt
+            used[p] = used.get(p, 0.0) + dt
+            free_since = t
     out = {'busy_s': round(busy, 9), 'kinds': {}, 'pids': {}}
     for p, v in used.items():
         if p in names:

@@ -223,9 +223,9 @@ def fmt_cfq(exp, agg, notes, ctx):
                               else None, '%.1f'),
                          cell(median_of(r, 'p99_ms'), '%.1f'),
                          cell(median_of(r, 'read_MBps'))] for r in fair])
-        text.append('disk time: blktrace, each busy moment shared by the '
-                    'requests at the disk; the issue sets no bound: '
-                    'reported, not judged')
+        text.append('disk time: blktrace, the time to each completion '
+                    'from the one before is the completed request\'s; '
+                    'the issue sets no bound: reported, not judged')
         text.append('')
     text += scale_tables(agg)
     text += goal_lines('goals of issue 13 (ratios measured in this run):',

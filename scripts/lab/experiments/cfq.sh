@@ -28,9 +28,12 @@
 #                  at once (sequential 64 KiB and random 4 KiB O_DIRECT
 #                  readers, each with and without think time), traced
 #                  with blktrace: time_share is the process's share of the
-#                  time the disk was busy (a moment shared equally by the
-#                  requests at the disk then), p99_ms its read completion
-#                  latency's 99th percentile (fio).
+#                  time the disk was busy (the time from the disk's last
+#                  completion, or the start of its busy period, to a
+#                  completion is the completed request's: a request waiting
+#                  in the disk's own queue is not charged for the others'),
+#                  p99_ms its read completion latency's 99th percentile
+#                  (fio).
 #   scale          the same disk under cfq, N = 16, 64 and 256 random 4 KiB
 #                  O_DIRECT readers (psync, one process each, one read at a
 #                  time): served, how many of the N completed a read at

@@ -804,21 +804,22 @@ class BlkTimeTest(unittest.TestCase):
         'map 100 seq',
         'map 101 seq',
         'map 200 rand',
-        # seq queues two requests, alone at the disk 1.0-1.5
+        # seq's request, the disk busy from 1.0
         '1.000000000 Q 100 1000',
         '1.000000000 D 7 1000',
-        # a request of rand joins: 1.5-2.0 shared by two
+        # a request of rand joins, and waits in the disk's queue
         '1.500000000 Q 200 5000',
         '1.500000000 D 200 5000',
+        # 1.0-2.0 was seq's, 2.0-2.5 rand's, then idle 2.5-3.0 (not busy)
         '2.000000000 C 0 1000',
-        # rand alone 2.0-2.5, then idle 2.5-3.0 (not busy)
         '2.500000000 C 0 5000',
         # a process no map line names; issued by a kworker, queued by 300
         '3.000000000 Q 300 9000',
         '3.000000000 D 12 9000',
         'garbage line',
         '3.250000000 C 0 9000',
-        # out of order: sorted by time first (3.1-3.2 shared with 300's)
+        # out of order: sorted by time first; 101's completes first, so
+        # 3.0-3.2 is its, 3.2-3.25 300's
         '3.100000000 Q 101 7000',
         '3.100000000 D 101 7000',
         '3.200000000 C 0 7000',
@@ -827,10 +828,27 @@ class BlkTimeTest(unittest.TestCase):
     def test_shares(self):
         t = parsers.parse_blk_time(self.TRACE)
         self.assertAlmostEqual(t['busy_s'], 0.5 + 0.5 + 0.5 + 0.25)
-        self.assertAlmostEqual(t['kinds']['seq'], 0.5 + 0.25 + 0.05)
-        self.assertAlmostEqual(t['kinds']['rand'], 0.25 + 0.5)
+        self.assertAlmostEqual(t['kinds']['seq'], 1.0 + 0.2)
+        self.assertAlmostEqual(t['kinds']['rand'], 0.5)
         self.assertEqual(set(t['pids']), {'300'})
-        self.assertAlmostEqual(t['pids']['300'], 0.1 + 0.05 + 0.05)
+        self.assertAlmostEqual(t['pids']['300'], 0.05)
+
+    def test_waiting_at_the_disk_is_not_service(self):
+        # a far read waits in the disk's queue for 10 ms while ten
+        # sequential reads of 1 ms each are served, then takes 5 ms: the
+        # disk's 15 ms are 10 for seq and 5 for far, not shared while both
+        # are at the disk (which gave far 10 and seq 5)
+        lines = ['map 1 seq', 'map 2 far', '0.000 Q 2 900000',
+                 '0.000 D 2 900000']
+        for i in range(10):
+            lines += ['%.3f Q 1 %d' % (i / 1000, 8 * i),
+                      '%.3f D 1 %d' % (i / 1000, 8 * i),
+                      '%.3f C 0 %d' % ((i + 1) / 1000, 8 * i)]
+        lines.append('0.015 C 0 900000')
+        t = parsers.parse_blk_time('\n'.join(lines))
+        self.assertAlmostEqual(t['busy_s'], 0.015)
+        self.assertAlmostEqual(t['kinds']['seq'], 0.010)
+        self.assertAlmostEqual(t['kinds']['far'], 0.005)
 
     def test_issuer_when_never_queued(self):
         t = parsers.parse_blk_time('1.0 D 42 8\n1.5 C 0 8\n')
