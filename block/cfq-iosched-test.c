@@ -948,6 +948,63 @@ static void cfq_sm_deep_noidle_end(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+/*
+ * The same end of the SYNC_NOIDLE workload on the deep device, but its
+ * last queue thinks
+ * longer than slice_idle between requests: it would not be back before
+ * the idle ended, so the disk goes to the waiting sequential reader at
+ * once (3.x's think-time check on the workload's tree).
+ */
+static void cfq_sm_noidle_end_long_think(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *seq, *rnd;
+	struct request *a, *b;
+	unsigned long idles;
+	int i;
+
+	f->q->queue_depth = 32;
+	cfqd->hw_tag = 1;
+
+	/* a sequential reader earns its idle window, then times out */
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	a = cfq_fix_add(f, 0, 1008);
+	seq = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, seq);
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(seq));
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	cfq_fix_fire(f);
+
+	a = cfq_fix_add(f, 1, 1 << 20);
+	rnd = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_NOT_NULL(test, rnd);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+
+	a = cfq_fix_add(f, 1, FAR);
+	b = cfq_fix_add(f, 0, 1016);
+	KUNIT_EXPECT_EQ(test, rnd->wl_type, CFQ_SYNC_NOIDLE_WL);
+	KUNIT_EXPECT_EQ(test, seq->wl_type, CFQ_SYNC_WL);
+	/* it thinks for twice slice_idle (the fixture's, long) each time */
+	for (i = 0; i < 20; i++)
+		cfq_ttime_add(&rnd->ttime, 2 * cfqd->slice_idle,
+			      2 * cfqd->slice_idle);
+	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&rnd->ttime));
+	idles = cfqd->stat_idle_starts;
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	/* no hold while its read is at the disk, and no idle after it */
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(rnd));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, idles);
+	cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -977,6 +1034,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_shallow_early_seek),
 	KUNIT_CASE(cfq_sm_preempt_keeps_workload),
 	KUNIT_CASE(cfq_sm_deep_noidle_end),
+	KUNIT_CASE(cfq_sm_noidle_end_long_think),
 	{}
 };
 

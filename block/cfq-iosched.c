@@ -1110,9 +1110,11 @@ static struct cfq_queue *cfq_next_queue(struct cfq_data *cfqd, u64 now)
  * workloads after every request: else each seeky queue gets one request
  * per round however long its workload's slice.
  *
- * 2.6 idled there on every rotational disk, NCQ or not.  On a deep
- * device this idles only while other queues of the group wait in its
- * other workloads, which is what the idling protects the workload from.
+ * 2.6.33 idled there on every rotational disk, NCQ or not, and 3.x
+ * only when the tree's think time was short; here a queue that thinks
+ * longer than slice_idle does not.  On a deep device this idles only
+ * while other busy queues of the group (any class) wait in its other
+ * workloads, which is what the idling protects the workload from.
  * A group whose busy queues are all seeky (a striped array's random
  * readers, one group each or all in one) does not idle: the device
  * serves them in parallel (seed 002's collapse; cfq_should_group_idle()).
@@ -1129,6 +1131,10 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 		return true;
 	if (!cfqq->service_tree || cfqq->service_tree->count != 1 ||
 	    cfqd->busy_queues < 2)
+		return false;
+	/* A process that thinks longer than the idle would not be back. */
+	if (cfq_ttime_valid(&cfqq->ttime) &&
+	    cfqq->ttime.mean_ns > READ_ONCE(cfqd->slice_idle))
 		return false;
 	return !cfq_deep(cfqd) || cfqq->cfqg->nr_cfqq > 1;
 }
