@@ -896,10 +896,54 @@ static void cfq_sm_preempt_keeps_workload(struct kunit *test)
 }
 
 /*
- * A deep rotational device (an NCQ disk): the last queue of the
- * SYNC_NOIDLE workload keeps the disk while a sequential queue of its
- * group waits in the SYNC workload, as 2.6 did, so that the seeky queue
- * is not sent away after each of its requests.
+ * On a deep rotational device (an NCQ disk), a sequential reader (proc 0)
+ * that earned its idle window and a random reader (proc 1) that has made
+ * one far read: then the random reader's next read (returned) and the
+ * sequential reader's (*@b) are queued, each in its own workload.
+ */
+static struct request *cfq_fix_seq_and_seeky(struct kunit *test,
+					     struct cfq_fix *f,
+					     struct cfq_queue **seq,
+					     struct cfq_queue **rnd,
+					     struct request **b)
+{
+	struct request *a;
+
+	f->q->queue_depth = 32;
+	f->cfqd->hw_tag = 1;
+
+	/* a sequential reader earns its idle window, then times out */
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	a = cfq_fix_add(f, 0, 1008);
+	*seq = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, *seq);
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(*seq));
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	cfq_fix_fire(f);
+
+	/* a random reader, alone: no idling */
+	a = cfq_fix_add(f, 1, 1 << 20);
+	*rnd = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_NOT_NULL(test, *rnd);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(*rnd));
+
+	/* now seeky, with the sequential reader waiting in its own tree */
+	a = cfq_fix_add(f, 1, FAR);
+	*b = cfq_fix_add(f, 0, 1016);
+	KUNIT_EXPECT_EQ(test, (*rnd)->wl_type, CFQ_SYNC_NOIDLE_WL);
+	KUNIT_EXPECT_EQ(test, (*seq)->wl_type, CFQ_SYNC_WL);
+	return a;
+}
+
+/*
+ * The last queue of the SYNC_NOIDLE workload keeps the deep disk while a
+ * sequential queue of its group waits in the SYNC workload, as 2.6 did,
+ * so that the seeky queue is not sent away after each of its requests.
  */
 static void cfq_sm_deep_noidle_end(struct kunit *test)
 {
@@ -909,34 +953,7 @@ static void cfq_sm_deep_noidle_end(struct kunit *test)
 	struct request *a, *b;
 	unsigned long idles;
 
-	f->q->queue_depth = 32;
-	cfqd->hw_tag = 1;
-
-	/* a sequential reader earns its idle window, then times out */
-	a = cfq_fix_add(f, 0, 1000);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	cfq_fix_done(f, a);
-	a = cfq_fix_add(f, 0, 1008);
-	seq = cfq_fix_sync_queue(f, 0);
-	KUNIT_ASSERT_NOT_NULL(test, seq);
-	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(seq));
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	cfq_fix_done(f, a);
-	cfq_fix_fire(f);
-
-	/* a random reader, alone: no idling */
-	a = cfq_fix_add(f, 1, 1 << 20);
-	rnd = cfq_fix_sync_queue(f, 1);
-	KUNIT_ASSERT_NOT_NULL(test, rnd);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	cfq_fix_done(f, a);
-	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(rnd));
-
-	/* now seeky, with the sequential reader waiting in its own tree */
-	a = cfq_fix_add(f, 1, FAR);
-	b = cfq_fix_add(f, 0, 1016);
-	KUNIT_EXPECT_EQ(test, rnd->wl_type, CFQ_SYNC_NOIDLE_WL);
-	KUNIT_EXPECT_EQ(test, seq->wl_type, CFQ_SYNC_WL);
+	a = cfq_fix_seq_and_seeky(test, f, &seq, &rnd, &b);
 	idles = cfqd->stat_idle_starts;
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
 	/* its read at the disk: the sequential reader still waits */
@@ -949,11 +966,9 @@ static void cfq_sm_deep_noidle_end(struct kunit *test)
 }
 
 /*
- * The same end of the SYNC_NOIDLE workload on the deep device, but its
- * last queue thinks
- * longer than slice_idle between requests: it would not be back before
- * the idle ended, so the disk goes to the waiting sequential reader at
- * once (3.x's think-time check on the workload's tree).
+ * The same, but the seeky queue thinks longer than slice_idle between
+ * requests: it would not be back before the idle ended, so the disk goes
+ * to the waiting sequential reader at once (3.x's think-time check).
  */
 static void cfq_sm_noidle_end_long_think(struct kunit *test)
 {
@@ -964,31 +979,7 @@ static void cfq_sm_noidle_end_long_think(struct kunit *test)
 	unsigned long idles;
 	int i;
 
-	f->q->queue_depth = 32;
-	cfqd->hw_tag = 1;
-
-	/* a sequential reader earns its idle window, then times out */
-	a = cfq_fix_add(f, 0, 1000);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	cfq_fix_done(f, a);
-	a = cfq_fix_add(f, 0, 1008);
-	seq = cfq_fix_sync_queue(f, 0);
-	KUNIT_ASSERT_NOT_NULL(test, seq);
-	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(seq));
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	cfq_fix_done(f, a);
-	cfq_fix_fire(f);
-
-	a = cfq_fix_add(f, 1, 1 << 20);
-	rnd = cfq_fix_sync_queue(f, 1);
-	KUNIT_ASSERT_NOT_NULL(test, rnd);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	cfq_fix_done(f, a);
-
-	a = cfq_fix_add(f, 1, FAR);
-	b = cfq_fix_add(f, 0, 1016);
-	KUNIT_EXPECT_EQ(test, rnd->wl_type, CFQ_SYNC_NOIDLE_WL);
-	KUNIT_EXPECT_EQ(test, seq->wl_type, CFQ_SYNC_WL);
+	a = cfq_fix_seq_and_seeky(test, f, &seq, &rnd, &b);
 	/* it thinks for twice slice_idle (the fixture's, long) each time */
 	for (i = 0; i < 20; i++)
 		cfq_ttime_add(&rnd->ttime, 2 * cfqd->slice_idle,
