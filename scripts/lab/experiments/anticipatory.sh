@@ -46,7 +46,7 @@ parts=$(bench_parts) || exit 2
 # The parts that measure null_blk in this guest: the wall-clock figure
 # needs a wall clock, the overhead part the counted one.
 icount=0
-! grep -qw 'blk26.accel=icount' /proc/cmdline || icount=1
+! bench_icount || icount=1
 nbparts=
 for p in $parts; do
 	case $p:$icount in

@@ -162,7 +162,7 @@ if [ $have_simhba = 1 ]; then
 	steps=$((${#setups[@]} * $(wc -w <<<"$nlist") + $(wc -w <<<"$mixed") +
 		 groups + fair + $(wc -w <<<"$scale")))
 fi
-[ -z "$nb" ] || ! grep -qw 'blk26.accel=icount' /proc/cmdline ||
+[ -z "$nb" ] || ! bench_icount ||
 	steps=$((steps + $(wc -w <<<"$overhead") +
 		 $(wc -w <<<"$scale_cost") * $(wc -w <<<"$scale_n")))
 bench_plan $((steps * BENCH_RUNS))
@@ -511,7 +511,7 @@ done
 [ $have_simhba = 0 ] || [ "$stalled" = 1 ] || _simhba_unload
 
 [ -n "$nb" ] || exit 0
-if grep -qw 'blk26.accel=icount' /proc/cmdline; then
+if bench_icount; then
 	# shellcheck disable=SC2086
 	[ -z "$overhead" ] ||
 		bench_nullblk_turns "$nb" "$secs" nullblk_kiops \

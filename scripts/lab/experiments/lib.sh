@@ -73,6 +73,9 @@ bench_ctx()
 	echo "$1=$2" >>"$BENCH_DIR/${BENCH_ID:-$BENCH_EXP}.ctx"
 }
 
+# bench_icount: this guest's clock counts instructions (LAB_ACCEL=icount).
+bench_icount() { grep -qw 'blk26.accel=icount' /proc/cmdline; }
+
 # bench_keep FILE NAME: keep a raw file (a tool's report, samples) beside
 # the results as NAME, in $LAB_OUT with the rows.
 bench_keep()
