@@ -1042,6 +1042,7 @@ static void cfq_start_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
 				   st->count, cfqg->busy_queues_avg[c],
 				   t == CFQ_ASYNC_WL, cfqd->slice[1],
 				   cfqd->slice[0], cfqd->slice_idle);
+	cfqd->serving_group = cfqg;
 	cfqd->serving_wl_class = c;
 	cfqd->serving_wl_type = t;
 	cfqd->workload_expires = now + slice;
