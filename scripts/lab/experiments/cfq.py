@@ -305,6 +305,6 @@ EXPERIMENT = Experiment(
      ('max_disk_ms', 'at disk ms'), ('max_lat_ms', 'max lat ms'),
      ('us_per_io', 'us per read')],
     # the overhead first: a disk stall must not lose it
-    parts=[Part('overhead', 2, accel='icount'), Part('disk', 7)],
+    parts=[Part('overhead', 2, accel='icount'), Part('disk', 7, cpus=1)],
     cpus=2, formatter=fmt_cfq,
     goals=goals, effects=effects)

@@ -1516,7 +1516,6 @@ class BootPlanTest(unittest.TestCase):
     TWO_VCPUS = {
         'anticipatory:overhead': 'the scheduler lock taken from two CPUs',
         'cfq:overhead': 'the scheduler lock taken from two CPUs',
-        'cfq:disk': 'its figures were set on two; not yet moved to one',
         'sg-segments': '20 readers and vmstat CPU shares on two CPUs',
         'dbt2': 'pgbench -j 2 (and it stays on TCG)',
     }
