@@ -18,6 +18,10 @@
                                      Documentation/block/blk26-results.rst,
                                      and copy the run's figures beside it
                                      (publish.py)
+  bench.py --spread LABEL=RESULTS/RUN-ID...
+                                     the runs' spread per experiment and
+                                     headline metric, a column per run
+                                     (publish.py)
 
 The experiments that share a guest (same kernel, memory and command line)
 run in one boot of the lab kernel: scripts/lab/experiments/run NAME,...
@@ -87,6 +91,8 @@ def main(argv):
         return report_dir(argv[1])
     if argv and argv[0] == '--publish':
         return publish.main(argv[1:], EXPERIMENTS)
+    if argv and argv[0] == '--spread':
+        return publish.spread_main(argv[1:], EXPERIMENTS)
     check_only = bool(argv) and argv[0] == '--check'
     if check_only:
         # make bench checks its arguments before it builds anything

@@ -4,6 +4,12 @@ Documentation/block/blk26-results.rst, its figures copied beside it
 (blk26-results/NAME.png).
 
   bench.py --publish RESULTS/RUN-ID [--draft] [--out FILE]
+  bench.py --spread LABEL=RESULTS/RUN-ID [LABEL=RESULTS/RUN-ID...]
+
+The second prints a table of the runs' spread: per experiment and
+headline metric, for each run given (e.g. one per clock), the largest
+max/min of a configuration's runs, where it is, and the median of the
+configurations' max/min.
 
 The page has a header (the run id, its date, the kernel, the series
 commit, the clock, RUNS, SCALE and the machine, all from the run's JSON),
@@ -25,12 +31,14 @@ import json
 import os
 import re
 import shutil
+import statistics
 import sys
 
 import figures
 from labpaths import TOP
 from report import spread_text, table
 from runner import clock_name, lab_line
+from stats import spreads
 
 OUT = os.path.join(TOP, 'Documentation', 'block', 'blk26-results.rst')
 
@@ -336,3 +344,59 @@ def main(argv, experiments):
     st, msg = publish(a.run, a.out, a.draft, experiments)
     (sys.stderr if st else sys.stdout).write('[publish] %s\n' % msg)
     return st
+
+
+# --- the runs' spread, run beside run ---------------------------------------
+
+def spread_cell(doc, metric):
+    """'largest (config) / median' of a metric's max/min over a run's
+    configurations, '' when no configuration has two runs of it."""
+    rows = doc.get('rows') or []
+    s = spreads(rows, metric)
+    if not s:
+        return ''
+    same = {k for k in rows[0]['config']
+            if all(r['config'].get(k) == rows[0]['config'][k]
+                   for r in rows)} if len(rows) > 1 else set()
+    where = ', '.join('%s=%s' % (k, v) for k, v in s[0][1].items()
+                      if k not in same)
+    med = statistics.median(x for x, _ in s)
+    return '%.3f%s / %.3f' % (s[0][0], ' (%s)' % where if where else '',
+                              med)
+
+
+def spread_table(runs, experiments):
+    """The list-table of spread_cell() for every experiment and headline
+    metric in any of runs ([(label, {name: doc})]), a column per run."""
+    rows = []
+    for e in experiments:
+        for m, h in e.columns:
+            cells = [spread_cell(d[e.name], m) if e.name in d else ''
+                     for _, d in runs]
+            if any(cells):
+                rows.append([e.name, h] + [c or 'missing' for c in cells])
+    head = ['experiment', 'metric'] + [
+        '%s: largest max/min (where) / median' % label for label, _ in runs]
+    return list_table(head, rows, [14, 14] + [36] * len(runs))
+
+
+def spread_main(argv, experiments):
+    """bench.py --spread LABEL=RUNDIR...: print spread_table()."""
+    runs = []
+    for a in argv:
+        label, sep, d = a.partition('=')
+        if not sep or not label or not d:
+            sys.stderr.write('usage: bench.py --spread LABEL=RESULTS/RUN-ID '
+                             '[LABEL=RESULTS/RUN-ID...]\n')
+            return 2
+        try:
+            runs.append((label, load_run(d, experiments)))
+        except PublishError as ex:
+            sys.stderr.write('[spread] %s\n' % ex)
+            return 2
+    if not runs:
+        sys.stderr.write('usage: bench.py --spread LABEL=RESULTS/RUN-ID '
+                         '[LABEL=RESULTS/RUN-ID...]\n')
+        return 2
+    sys.stdout.write('\n'.join(spread_table(runs, experiments)))
+    return 0

@@ -14,17 +14,19 @@ def spread(agg, columns):
     and only where the smallest run is above 0."""
     out = {}
     for m, _ in columns:
-        worst = None
-        for r in agg:
-            v = r['runs'].get(m, [])
-            if len(v) < 2 or min(v) <= 0:
-                continue
-            x = max(v) / min(v)
-            if worst is None or x > worst[0]:
-                worst = (x, r['config'])
-        if worst:
-            out[m] = worst
+        s = spreads(agg, m)
+        if s:
+            out[m] = s[0]
     return out
+
+
+def spreads(agg, m):
+    """Every config's max/min of a metric's runs (2 runs or more, the
+    smallest above 0), largest first: [(max/min, config)]."""
+    out = [(max(r['runs'][m]) / min(r['runs'][m]), r['config'])
+           for r in agg if len(r['runs'].get(m, [])) >= 2 and
+           min(r['runs'][m]) > 0]
+    return sorted(out, key=lambda x: -x[0])
 
 
 def good_bad(base_runs, runs, factor=0.8):

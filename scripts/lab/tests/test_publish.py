@@ -331,6 +331,43 @@ class PublishTest(unittest.TestCase):
         self.assertEqual(r[:3], ('23.93x', 'missing', 'missing'))
         self.assertIn('not measured in this run', r[3])
 
+    # --- bench.py --spread --------------------------------------------------
+
+    def spread(self, *args):
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            st = bench.main(['--spread'] + list(args))
+        return st, out.getvalue(), err.getvalue()
+
+    def test_spread_table(self):
+        def runs(doc, v):
+            doc['rows'] = [
+                {'config': {'elevator': 'a'}, 'metrics': {},
+                 'runs': {'MBps': [10.0, 11.0, 10.5]}},
+                {'config': {'elevator': 'b'}, 'metrics': {},
+                 'runs': {'MBps': [v, 2 * v, 1.5 * v]}},
+                {'config': {'elevator': 'c'}, 'metrics': {},
+                 'runs': {'MBps': [4.0, 4.0, 4.0]}},
+                {'config': {'elevator': 'd'}, 'metrics': {},
+                 'runs': {'MBps': [3.0]}}]
+        self.edit('raid0-dd', lambda d: runs(d, 5.0))
+        st, out, err = self.spread('icount=' + self.run)
+        self.assertEqual((st, err), (0, ''))
+        rows = out.split('   * - raid0-dd\n', 1)[1].splitlines()
+        # the largest (and where), then the median of the configurations
+        # with two runs or more; one run is no spread
+        self.assertEqual(rows[:2], ['     - MB/s',
+                                    '     - 2.000 (elevator=b) / 1.100'])
+        self.assertIn('icount: largest max/min', out)
+        # an experiment without two runs of anything is left out
+        self.assertNotIn('dbt2', out)
+
+    def test_spread_bad_input(self):
+        for args in ([], ['nolabel'], ['x=' + self.tmp]):
+            st, out, err = self.spread(*args)
+            self.assertEqual((st, out), (2, ''))
+            self.assertTrue(err)
+
     @unittest.skipIf(docutils is None, 'docutils is not installed')
     def test_page_is_valid_restructuredtext(self):
         self.full_size()
