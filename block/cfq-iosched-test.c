@@ -966,9 +966,10 @@ static void cfq_sm_deep_noidle_end(struct kunit *test)
 }
 
 /*
- * The same, but the seeky queue thinks longer than slice_idle between
- * requests: it would not be back before the idle ended, so the disk goes
- * to the waiting sequential reader at once (3.x's think-time check).
+ * The same, but the workload's queues think longer than slice_idle between
+ * requests: none would be back before the idle ended, so the disk goes to
+ * the waiting sequential reader at once (3.x's think-time check, on the
+ * tree's think time).
  */
 static void cfq_sm_noidle_end_long_think(struct kunit *test)
 {
@@ -980,11 +981,11 @@ static void cfq_sm_noidle_end_long_think(struct kunit *test)
 	int i;
 
 	a = cfq_fix_seq_and_seeky(test, f, &seq, &rnd, &b);
-	/* it thinks for twice slice_idle (the fixture's, long) each time */
+	/* its tree's next request comes twice slice_idle after a completion */
 	for (i = 0; i < 20; i++)
-		cfq_ttime_add(&rnd->ttime, 2 * cfqd->slice_idle,
+		cfq_ttime_add(&rnd->service_tree->ttime, 2 * cfqd->slice_idle,
 			      2 * cfqd->slice_idle);
-	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&rnd->ttime));
+	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&rnd->service_tree->ttime));
 	idles = cfqd->stat_idle_starts;
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
 	/* no hold while its read is at the disk, and no idle after it */
@@ -993,6 +994,40 @@ static void cfq_sm_noidle_end_long_think(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(rnd));
 	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, idles);
 	cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+}
+
+/*
+ * A seeky queue that thinks longer than slice_idle, served last in a
+ * SYNC_NOIDLE workload whose other queues are back at once (the tree's
+ * think time is short): the workload idles at its end, as 3.x did, and
+ * keeps its share of the time instead of ending after one read per queue.
+ */
+static void cfq_sm_noidle_end_thinker(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *seq, *rnd;
+	struct request *a, *b;
+	unsigned long idles;
+	int i;
+
+	a = cfq_fix_seq_and_seeky(test, f, &seq, &rnd, &b);
+	for (i = 0; i < 20; i++) {
+		cfq_ttime_add(&rnd->ttime, 2 * cfqd->slice_idle,
+			      2 * cfqd->slice_idle);
+		cfq_ttime_add(&rnd->service_tree->ttime, 0,
+			      2 * cfqd->slice_idle);
+	}
+	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&rnd->ttime));
+	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&rnd->service_tree->ttime));
+	idles = cfqd->stat_idle_starts;
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, rnd);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(rnd));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, idles + 1);
 	cfq_fix_drain(f);
 }
 
@@ -1026,6 +1061,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_preempt_keeps_workload),
 	KUNIT_CASE(cfq_sm_deep_noidle_end),
 	KUNIT_CASE(cfq_sm_noidle_end_long_think),
+	KUNIT_CASE(cfq_sm_noidle_end_thinker),
 	{}
 };
 

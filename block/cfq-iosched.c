@@ -323,6 +323,15 @@ static unsigned int cfq_class_busy(struct cfq_group *cfqg, enum cfq_wl_class c)
 	return n;
 }
 
+/* The workload tree @cfqq is on, or else the one of its kind. */
+static struct cfq_rb_root *cfq_kind_st(struct cfq_queue *cfqq)
+{
+	if (cfqq->service_tree)
+		return cfqq->service_tree;
+	return cfq_st(cfqq->cfqg, cfq_wl_class_of(cfqq->ioprio_class),
+		      cfqq_type(cfqq));
+}
+
 static bool cfq_deep(struct cfq_data *cfqd)
 {
 	return cfqd->hw_tag == 1;
@@ -1112,8 +1121,12 @@ static struct cfq_queue *cfq_next_queue(struct cfq_data *cfqd, u64 now)
  * per round however long its workload's slice.
  *
  * 2.6.33 idled there on every rotational disk, NCQ or not, and 3.x
- * only when the tree's think time was short; here a queue that thinks
- * longer than slice_idle does not.  On a deep device this idles only
+ * only when the tree's think time was short; here too.  The tree's think
+ * time is the mean time from a completion of any of its queues to its
+ * next request: the idle waits for any queue of the workload, so a
+ * thinker served last beside a reader that is back at once still idles,
+ * and a workload whose every queue thinks longer than slice_idle does
+ * not.  On a deep device this idles only
  * while other busy queues of the group (any class) wait in its other
  * workloads, which is what the idling protects the workload from.
  * A group whose busy queues are all seeky (a striped array's random
@@ -1133,9 +1146,9 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (!cfqq->service_tree || cfqq->service_tree->count != 1 ||
 	    cfqd->busy_queues < 2)
 		return false;
-	/* A process that thinks longer than the idle would not be back. */
-	if (cfq_ttime_valid(&cfqq->ttime) &&
-	    cfqq->ttime.mean_ns > READ_ONCE(cfqd->slice_idle))
+	/* No queue of the workload would be back before the idle ends. */
+	if (cfq_ttime_valid(&cfqq->service_tree->ttime) &&
+	    cfqq->service_tree->ttime.mean_ns > READ_ONCE(cfqd->slice_idle))
 		return false;
 	return !cfq_deep(cfqd) || cfqq->cfqg->nr_cfqq > 1;
 }
@@ -1465,6 +1478,7 @@ VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 		now = ktime_get_ns();
 	if (rq_is_sync(rq)) {
 		cfqq->ttime.last_end_ns = now;
+		cfq_kind_st(cfqq)->ttime.last_end_ns = now;
 		if (now - rq->start_time_ns > cfqd->fifo_expire[1])
 			cfqd->last_delayed_sync = now;
 	}
@@ -1617,6 +1631,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			    struct request *rq, struct cfq_io_cq *cic, u64 now)
 {
 	struct cfq_queue *active = cfqd->active_queue;
+	struct cfq_rb_root *st;
 	enum cfq_wl_class c;
 
 	if (cfqq_sync(cfqq)) {
@@ -1635,6 +1650,11 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		if (cfqq_on_rr(cfqq) && cfqq != active &&
 		    cfqq->wl_type != cfqq_type(cfqq))
 			cfq_service_tree_add(cfqd, cfqq, false, now);
+		/* the workload's think time, for its idle at the end */
+		st = cfq_kind_st(cfqq);
+		if (st->ttime.last_end_ns)
+			cfq_ttime_add(&st->ttime, now - st->ttime.last_end_ns,
+				      2 * READ_ONCE(cfqd->slice_idle));
 	}
 	if (!cfqq_class_idle(cfqq))
 		cfqd->last_busy_ns = now;

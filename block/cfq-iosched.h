@@ -40,20 +40,21 @@ enum cfq_wl_type {
 #define CFQ_WEIGHT_MAX		1000
 #define CFQ_WEIGHT_DEFAULT	100
 
-/* A red-black tree of queues (or groups) ordered by key, and its size. */
-struct cfq_rb_root {
-	struct rb_root_cached	rb;
-	unsigned int		count;
-	u64			min_vdisktime;	/* group tree only */
-	unsigned int		total_weight;	/* group tree only */
-};
-
 /* Decaying think time mean, in ns, kept in fixed point (see cfq_ttime_add). */
 struct cfq_ttime {
 	u64	last_end_ns;	/* completion of the last request */
 	u64	total;
 	u32	samples;
 	u64	mean_ns;
+};
+
+/* A red-black tree of queues (or groups) ordered by key, and its size. */
+struct cfq_rb_root {
+	struct rb_root_cached	rb;
+	unsigned int		count;
+	u64			min_vdisktime;	/* group tree only */
+	unsigned int		total_weight;	/* group tree only */
+	struct cfq_ttime	ttime;		/* workload trees: any queue's */
 };
 
 struct cfq_data;
