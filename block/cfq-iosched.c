@@ -948,6 +948,8 @@ static void cfq_set_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->slice_start = now;
 	cfqq->slice_end = now + cfq_scaled_slice(cfqd, cfqq);
 	cfqq_clear_slice_new(cfqq);
+	blk_add_trace_msg(cfqd->q, "cfq%d set_slice=%llu us", cfqq->pid,
+			  div_u64(cfqq->slice_end - now, NSEC_PER_USEC));
 }
 
 static bool cfq_slice_used(struct cfq_queue *cfqq, u64 now)
@@ -1004,8 +1006,11 @@ static void cfq_set_active(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq_clear_fifo_checked(cfqq);
 	cfqq_mark_slice_new(cfqq);
 	cfqd->stat_slices++;
-	blk_add_trace_msg(cfqd->q, "cfq%d set_active class %u prio %u",
-			  cfqq->pid, cfqq->ioprio_class, cfqq->ioprio);
+	blk_add_trace_msg(cfqd->q,
+			  "cfq%d set_active wl_class:%d wl_type:%d class %u prio %u",
+			  cfqq->pid, cfqd->serving_wl_class,
+			  cfqd->serving_wl_type, cfqq->ioprio_class,
+			  cfqq->ioprio);
 }
 
 /* ---- choosing the next queue -------------------------------------------- */
