@@ -304,24 +304,85 @@ def blk_events(text, actions):
     return events
 
 
+# cfq's blktrace messages (block/cfq-iosched.c): the workload a queue is
+# served in, its slice, and blkparse's line for a message, whatever -f says:
+# "MAJ,MIN CPU 0 SECONDS.NANOS PID [CGROUP] m N TEXT"
+CFQ_WL_CLASSES = ('rt', 'be', 'idle')
+CFQ_WL_TYPES = ('async', 'sync-noidle', 'sync')
+BLK_MESSAGE = re.compile(r'^\s*\d+,\d+\s+\d+\s+\d+\s+\d+\.\d+\s+\d+\s+'
+                         r'(?:\S+\s+)?m\s+N\s+(.*)$')
+CFQ_SET_ACTIVE = re.compile(r'^cfq(\d+)\S*\s+set_active\s+wl_class:(\d+)\s+'
+                            r'wl_type:(\d+)')
+CFQ_SET_SLICE = re.compile(r'^cfq(\d+)\S*\s+set_slice=(\d+) us')
+
+
+def cfq_workload_name(wl_class, wl_type):
+    """cfq's (class, workload type) numbers -> a name: 'sync',
+    'sync-noidle' or 'async' for the best-effort class, 'rt ' before them
+    for the realtime one, 'idle' for the idle class (one tree)."""
+    c = (CFQ_WL_CLASSES[wl_class] if wl_class < len(CFQ_WL_CLASSES)
+         else str(wl_class))
+    t = (CFQ_WL_TYPES[wl_type] if wl_type < len(CFQ_WL_TYPES)
+         else str(wl_type))
+    if c == 'idle':
+        return c
+    return t if c == 'be' else '%s %s' % (c, t)
+
+
+def cfq_served(text):
+    """cfq's messages in a blkparse output -> {PID: {'workloads':
+    {workload name: the slices it was given in that workload (set_active
+    messages)}, 'slices_us': [the slice lengths it was given (set_slice
+    messages)]}}."""
+    out = {}
+    for line in text.splitlines():
+        m = BLK_MESSAGE.match(line)
+        if not m:
+            continue
+        msg = m.group(1)
+        a = CFQ_SET_ACTIVE.match(msg)
+        if a:
+            wl = out.setdefault(a.group(1), {'workloads': {},
+                                             'slices_us': []})['workloads']
+            name = cfq_workload_name(int(a.group(2)), int(a.group(3)))
+            wl[name] = wl.get(name, 0) + 1
+            continue
+        a = CFQ_SET_SLICE.match(msg)
+        if a:
+            out.setdefault(a.group(1), {'workloads': {}, 'slices_us': []})[
+                'slices_us'].append(int(a.group(2)))
+    return out
+
+
 def parse_blk_time(text):
     """Who used the disk's time: blkparse's lines "SECONDS ACTION PID
-    SECTOR" (its -f '%T.%9t %a %p %S\\n', actions Q, D and C), and lines
-    "map PID NAME" naming the processes -> {'busy_s': the time at least one
-    request was at the device, 'kinds': {NAME: seconds}, 'pids': {PID:
-    seconds} for the processes no map line names}.  A disk serves one
+    SECTOR" (its -f '%T.%9t %a %p %S\\n', actions Q, D and C), its lines of
+    cfq's messages, lines "map PID NAME" naming the processes and lines
+    "dropped N" (the events blktrace reported it dropped; "dropped ?" when
+    it did not say) -> {'busy_s': the time at least one request was at the
+    device, 'kinds': {NAME: seconds}, 'pids': {PID: seconds} for the
+    processes no map line names, 'unmatched': the completions with no
+    dispatch before them and the dispatches with no completion after them,
+    'dropped': the events blktrace dropped (None when it did not say),
+    'served': {NAME or PID: cfq_served()'s entry}}.  A disk serves one
     request at a time, in the order it chooses (NCQ), so the time from the
     moment it was last free (its previous completion, or the start of a
     busy period) to a completion was spent on the request that completed:
     a request that waits in the disk's own queue while others are served
     is not charged for their time.  The request's time goes to the process
     that queued it (the Q of its sector), else to the one that issued
-    it."""
+    it.  A trace that lost events (dropped, or unmatched) has no shares:
+    busy_s is None, kinds and pids are empty, and 'note' says why."""
     names = {f[1]: ' '.join(f[2:]) for f in map(str.split, text.splitlines())
              if len(f) >= 3 and f[0] == 'map'}
+    dropped = 0
+    for f in map(str.split, text.splitlines()):
+        if len(f) == 2 and f[0] == 'dropped':
+            dropped = (dropped + int(f[1])
+                       if f[1].isdigit() and dropped is not None else None)
     events = blk_events(text, ('Q', 'D', 'C'))
     queued, at_disk, used = {}, {}, {}
-    busy, free_since = 0.0, None
+    busy, free_since, unmatched = 0.0, None, 0
     for t, _, act, pid, sector in events:
         if act == 'Q':
             queued[sector] = pid
@@ -335,7 +396,24 @@ def parse_blk_time(text):
             busy += dt
             used[p] = used.get(p, 0.0) + dt
             free_since = t
-    out = {'busy_s': round(busy, 9), 'kinds': {}, 'pids': {}}
+        else:
+            unmatched += 1
+    unmatched += len(at_disk)
+    served = {}
+    for p, v in cfq_served(text).items():
+        s = served.setdefault(names.get(p, p), {'workloads': {},
+                                                'slices_us': []})
+        for w, n in v['workloads'].items():
+            s['workloads'][w] = s['workloads'].get(w, 0) + n
+        s['slices_us'] += v['slices_us']
+    out = {'busy_s': round(busy, 9), 'kinds': {}, 'pids': {},
+           'unmatched': unmatched, 'dropped': dropped, 'served': served}
+    if unmatched or dropped:
+        out['busy_s'] = None
+        out['note'] = ('the trace lost events (%d unmatched, %s dropped by '
+                       'blktrace): no time shares'
+                       % (unmatched, 'none' if not dropped else dropped))
+        return out
     for p, v in used.items():
         if p in names:
             k = names[p]

@@ -33,7 +33,13 @@
 #                  completion is the completed request's: a request waiting
 #                  in the disk's own queue is not charged for the others'),
 #                  p99_ms its read completion latency's 99th percentile
-#                  (fio).
+#                  (fio).  cfq's messages are traced too (blktrace notify):
+#                  slices, the slices cfq gave the process (set_active),
+#                  slice_ms their mean length (set_slice), in_sync,
+#                  in_sync_noidle, ... the fraction of its slices served
+#                  in each workload type.  A trace that lost events
+#                  (blktrace dropped some, or a completion has no
+#                  dispatch) has no time shares, and a note.
 #   scale          the same disk under cfq, N = 16, 64 and 256 random 4 KiB
 #                  O_DIRECT readers (psync, one process each, one read at a
 #                  time): served, how many of the N completed a read at
@@ -290,7 +296,7 @@ cfq_fair()
 	blktrace -V >/dev/null 2>&1
 	blkparse -V >/dev/null 2>&1
 	sleep 0
-	cfq_trace_start "$dev"
+	cfq_trace_start "$dev" notify
 	: >"$TEST_TMP/fair.map"
 	for k in "${kinds[@]}"; do
 		# shellcheck disable=SC2086
@@ -335,9 +341,18 @@ try:
 except (OSError, ValueError):
     t = {}
 busy = t.get('busy_s') or 0
-if not busy:
+if t.get('note'):
+    print(json.dumps({'note': 'fair time: ' + t['note']}))
+elif not busy:
     print(json.dumps({'note': 'fair time: the trace saw no request at the '
                       'disk: no time shares'}))
+if t.get('dropped', 0) is None:
+    print(json.dumps({'note': 'fair time: blktrace did not say whether it '
+                      'dropped events'}))
+served = t.get('served') or {}
+if not served:
+    print(json.dumps({'note': 'fair time: the trace has no cfq messages: '
+                      'no workload types'}))
 for i, name in enumerate(names[:n]):
     p99 = mb = None
     try:
@@ -352,33 +367,58 @@ for i, name in enumerate(names[:n]):
         # its requests were queued by a process the map did not name
         print(json.dumps({'note': 'fair time: no disk time attributed to '
                           '%s in the trace: its share is missing' % name}))
+    # the workloads cfq served it in: the fraction of its slices in each
+    sv = served.get(name) or {}
+    wl = sv.get('workloads') or {}
+    n_sl = sum(wl.values())
+    m = {'time_share': share, 'p99_ms': p99, 'read_MBps': mb,
+         'slices': n_sl if served else None,
+         'slice_ms': (sum(sv['slices_us']) / len(sv['slices_us']) / 1e3
+                      if sv.get('slices_us') else None)}
+    for w, c in wl.items():
+        m['in_' + w.replace('-', '_').replace(' ', '_')] = c / n_sl
     print(json.dumps({'config': {'workload': 'fair time', 'process': name,
                                  'elevator': 'cfq'},
-                      'metrics': {'time_share': share, 'p99_ms': p99,
-                                  'read_MBps': mb}}))
+                      'metrics': m}))
 PY
 	cat "$TEST_TMP/fair.rows" >>"$BENCH_ROWS"
 }
 
-# cfq_trace_start DEV: trace DEV's inserts, dispatches and completions
-# (blktrace queue, issue, complete) into $TEST_TMP/bt until cfq_trace_stop.
+# cfq_trace_start DEV [ACTION...]: trace DEV's inserts, dispatches and
+# completions (blktrace queue, issue, complete; and the ACTIONs, as
+# blktrace's -a names them: notify for cfq's messages) into $TEST_TMP/bt
+# until cfq_trace_stop.
 cfq_trace_start()
 {
+	local dev=$1 a acts=(-a queue -a issue -a complete)
+
+	shift
+	for a in "$@"; do
+		acts+=(-a "$a")
+	done
 	rm -rf "$TEST_TMP/bt"
 	mkdir -p "$TEST_TMP/bt"
-	blktrace -d /dev/"$1" -a queue -a issue -a complete -D "$TEST_TMP/bt" \
-		>/dev/null 2>&1 &
+	blktrace -d /dev/"$dev" "${acts[@]}" -D "$TEST_TMP/bt" \
+		>"$TEST_TMP/bt.log" 2>&1 &
 	cfq_tracer=$!
 	sleep 1
 }
 
 # cfq_trace_stop DEV: end the trace; print blkparse's lines "SECONDS ACTION
-# PID SECTOR" (parsers.py blk-time, blk-wait).
+# PID SECTOR" (parsers.py blk-time, blk-wait), its lines of the messages
+# traced (their own format), and "dropped N", the events blktrace says it
+# dropped ("dropped ?" when it did not say).
 cfq_trace_stop()
 {
+	local n
+
 	kill -INT "$cfq_tracer"
 	wait "$cfq_tracer"
 	blkparse -q -D "$TEST_TMP/bt" -i "$1" -f '%T.%9t %a %p %S\n' 2>/dev/null
+	n=$(awk '/Total:.* events \(dropped [0-9]/ {
+		sub(/.*\(dropped /, ""); d += $1; f = 1 } END { if (f) print d }' \
+		"$TEST_TMP/bt.log")
+	echo "dropped ${n:-?}"
 }
 
 # cfq_scale DEV: a scale row per N of $scale, N random readers under cfq.
