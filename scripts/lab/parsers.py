@@ -14,6 +14,7 @@ import json
 import os
 import re
 import statistics
+import struct
 import sys
 
 
@@ -314,6 +315,49 @@ BLK_MESSAGE = re.compile(r'^\s*\d+,\d+\s+\d+\s+\d+\s+\d+\.\d+\s+\d+\s+'
 CFQ_SET_ACTIVE = re.compile(r'^cfq(\d+)\S*\s+set_active\s+wl_class:(\d+)\s+'
                             r'wl_type:(\d+)')
 CFQ_SET_SLICE = re.compile(r'^cfq(\d+)\S*\s+set_slice=(\d+) us')
+
+
+# struct blk_io_trace (include/uapi/linux/blktrace_api.h), host order
+BLK_IO_TRACE = struct.Struct('=IIQQIIIIIHH')
+BLK_IO_TRACE_MAGIC = 0x65617400
+BLK_TN_NOTIFY = 0x4000000      # BLK_TC_ACT(BLK_TC_NOTIFY)
+BLK_TN_MESSAGE = 0x4000002     # __BLK_TN_MESSAGE | BLK_TC_ACT(BLK_TC_NOTIFY)
+BLK_TN_CGROUP = 0x100          # __BLK_TN_CGROUP: a cgroup id leads the text
+
+
+def blktrace_messages(files):
+    """The messages (blk_add_trace_msg()) in blktrace's binary per-CPU
+    files, [bytes], as blkparse prints them: "MAJ,MIN CPU 0 SECONDS.NANOS
+    PID m N TEXT", in time order, the time counted from the files' first
+    event that is not a notification, as blkparse's -f lines are.  blkparse 1.2 prints no message that carries a
+    cgroup id, which the kernel adds to each message of a queue in a
+    cgroup (the root's too)."""
+    events, first = [], None
+    for data in files:
+        i = 0
+        while i + BLK_IO_TRACE.size <= len(data):
+            (magic, _, t, _, _, act, pid, dev, cpu, _,
+             pdu_len) = BLK_IO_TRACE.unpack_from(data, i)
+            if magic & 0xffffff00 != BLK_IO_TRACE_MAGIC:
+                break
+            pdu = data[i + BLK_IO_TRACE.size:
+                       i + BLK_IO_TRACE.size + pdu_len]
+            i += BLK_IO_TRACE.size + pdu_len
+            if not act & BLK_TN_NOTIFY:
+                first = t if first is None else min(first, t)
+            if act & ~BLK_TN_CGROUP != BLK_TN_MESSAGE:
+                continue
+            if act & BLK_TN_CGROUP:
+                pdu = pdu[8:]
+            text = pdu.split(b'\0')[0].decode('utf-8', 'replace')
+            events.append((t, len(events), dev, cpu, pid, text))
+    out = []
+    for t, _, dev, cpu, pid, text in sorted(events):
+        t = max(t - (first or 0), 0)
+        out.append('%3d,%-3d %2d %8s %5d.%09d %5u %2s %3s %s' % (
+            dev >> 20, dev & 0xfffff, cpu, '0', t // 10**9, t % 10**9, pid,
+            'm', 'N', text))
+    return out
 
 
 def cfq_workload_name(wl_class, wl_type):
