@@ -30,8 +30,8 @@ def only_workloads(env):
     return names
 
 
-# issue 13's goals 2-4 (goal 1 is IOC_GOAL, goal 5 DBT2_CFQ_GOAL, goal 7
-# scale_goals())
+# issue 13's goals 2-4 (goal 1 is IOC_GOAL, goal 5 DBT2_CFQ_GOAL, goal 6
+# fair_goals(), goal 7 scale_goals())
 CFQ_WEIGHT_TOLERANCE = 0.10
 
 
@@ -44,6 +44,11 @@ CFQ_MIXED_GOALS = [
 
 
 CFQ_NULLBLK_GOAL = 0.9
+
+
+# goal 6: a workload type's share of the disk's time against its share of
+# the processes, within the weights' tolerance
+CFQ_FAIR_TOLERANCE = CFQ_WEIGHT_TOLERANCE
 
 
 # goal 7: the numbers of processes the issue names, and how much cfq's
@@ -64,8 +69,60 @@ def weight_shares(agg):
                    r['config']['weight'] / tot) for r in rows)
 
 
+def served_in(r):
+    """The workload type cfq served a fair-time row's process in: the one
+    that holds most of its slices (medians of the in_TYPE fractions), as
+    cfq names it ('sync', 'sync-noidle', ...); None without cfq's
+    messages."""
+    ins = {m[3:].replace('_', '-'): median_of(r, m)
+           for m in r['metrics'] if m.startswith('in_')}
+    ins = {k: v for k, v in ins.items() if v is not None}
+    return max(sorted(ins), key=ins.get) if ins else None
+
+
+def fair_goals(agg):
+    """Issue 13's goal 6 from the fair-time rows: [(what, verdict)]: for
+    each workload type cfq served them in, its processes' disk time shares
+    summed against its share of the processes (cfq shares the time between
+    the types of a group in proportion to their busy queues), and every
+    process given some disk time."""
+    rows = workload_rows(agg, 'fair time')
+    if not rows:
+        return [('fair time: each workload type\'s disk time share / its '
+                 'share of the processes within %d%%, every process served'
+                 % round(100 * CFQ_FAIR_TOLERANCE), 'missing (not measured)')]
+    groups = {}
+    for r in rows:
+        groups.setdefault(served_in(r), []).append(
+            (str(r['config'].get('process')), median_of(r, 'time_share')))
+    out = []
+    for wl in sorted(groups, key=lambda w: (w is None, w or '')):
+        procs = groups[wl]
+        names = ', '.join(p for p, _ in procs)
+        if wl is None:
+            out.append(('fair time, workload type unknown (%s)' % names,
+                        'missing (no cfq messages)'))
+            continue
+        want = len(procs) / len(rows)
+        shares = [sh for _, sh in procs]
+        # a process of unknown type may belong to this one
+        out.append(('fair time, %s (%s): disk time share / process share '
+                    '(%.4f) within %d%%' % (
+                        wl, names, want, round(100 * CFQ_FAIR_TOLERANCE)),
+                    'missing (a process\'s workload type unknown)'
+                    if None in groups else 'missing' if None in shares else
+                    within(sum(shares) / want, CFQ_FAIR_TOLERANCE)))
+    shares = [median_of(r, 'time_share') for r in rows]
+    out.append(('fair time: every process served (disk time share > 0)',
+                'missing' if None in shares else '%d/%d served %s' % (
+                    sum(1 for sh in shares if sh > 0), len(shares),
+                    'met' if all(sh > 0 for sh in shares) else 'NOT met')))
+    return out
+
+
 def cfq_goals(agg):
-    """Issue 13's goals 1-4 and 7 from this run's medians: [(what, verdict)];
+    """Issue 13's goals 1-4, 6 and 7 from this run's medians: [(what,
+    verdict)];
     a goal whose rows did not run reads 'no data' or 'missing'."""
     out = [('striped LUN, ' + w, v)
            for w, v in ioc_goals(workload_rows(agg, 'striped'))]
@@ -95,7 +152,7 @@ def cfq_goals(agg):
                     elevator_median(nb, 'cfq', 'nullblk_kiops'),
                     elevator_median(nb, 'mq-deadline', 'nullblk_kiops'),
                     CFQ_NULLBLK_GOAL)))
-    return out + scale_goals(agg)
+    return out + fair_goals(agg) + scale_goals(agg)
 
 
 def n_rows(rows, elevator='cfq'):
@@ -216,16 +273,23 @@ def fmt_cfq(exp, agg, notes, ctx):
         text.append('6. fair time under cfq, 4 processes at once (all BE '
                     'level 4: equal slices, %.1f%% each):'
                     % (100.0 / len(fair)))
-        text += render(['process', 'disk time %', 'read p99 ms', 'MB/s'],
+        text += render(['process', 'disk time %', 'read p99 ms', 'MB/s',
+                        'served in', 'slices', 'slice ms'],
                        [[str(r['config'].get('process')),
                          cell(median_of(r, 'time_share') * 100
                               if median_of(r, 'time_share') is not None
                               else None, '%.1f'),
                          cell(median_of(r, 'p99_ms'), '%.1f'),
-                         cell(median_of(r, 'read_MBps'))] for r in fair])
+                         cell(median_of(r, 'read_MBps')),
+                         served_in(r) or 'missing',
+                         cell(median_of(r, 'slices'), '%d'),
+                         cell(median_of(r, 'slice_ms'), '%.1f')]
+                        for r in fair])
         text.append('disk time: blktrace, the time to each completion '
                     'from the one before is the completed request\'s; '
-                    'the issue sets no bound: reported, not judged')
+                    'served in: the workload type of most of its slices, '
+                    'slice ms their mean length (cfq\'s messages); judged '
+                    'per workload type (goal 6 below)')
         text.append('')
     text += scale_tables(agg)
     text += goal_lines('goals of issue 13 (ratios measured in this run):',
@@ -282,12 +346,12 @@ def scale_tables(agg):
 
 
 def goals(e, agg):
-    """Issue 13's goals 1-4 and 7."""
+    """Issue 13's goals 1-4, 6 and 7."""
     return ['%s: %s' % g for g in cfq_goals(agg)]
 
 
 def effects(e, agg):
-    """Issue 13's goals 1-4 and 7 for the summary, one line each."""
+    """Issue 13's goals 1-4, 6 and 7 for the summary, one line each."""
     return goal_effects(cfq_goals(agg), '13')
 
 

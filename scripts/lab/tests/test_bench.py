@@ -8,6 +8,7 @@ import os
 import re
 import shlex
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -559,11 +560,93 @@ class CfqGoalTest(unittest.TestCase):
 
     def test_nothing_measured_is_said(self):
         g = cfq.cfq_goals([])
-        # goals 1-4, then goal 7: N=64, N=256 and the cost
-        self.assertEqual(len(g), 9)
+        # goals 1-4, goal 6, then goal 7: N=64, N=256 and the cost
+        self.assertEqual(len(g), 10)
         for what, v in g:
             self.assertTrue(v.startswith('missing') or v == 'no data',
                             (what, v))
+
+    def fair(self, procs):
+        """Fair-time rows of [(process, time share, {workload type:
+        fraction of its slices})]."""
+        return [({'workload': 'fair time', 'process': p, 'elevator': 'cfq'},
+                 dict({'time_share': sh, 'slices': 10},
+                      **{'in_' + w.replace('-', '_'): f
+                         for w, f in (wl or {}).items()}))
+                for p, sh, wl in procs]
+
+    FAIR = [('seq', 0.225, {'sync': 1.0}),
+            ('seq think 4ms', 0.233, {'sync': 0.9, 'sync-noidle': 0.1}),
+            ('rand', 0.513, {'sync-noidle': 1.0}),
+            ('rand think 20ms', 0.007, {'sync-noidle': 1.0})]
+
+    def test_fair_goal_per_workload_type(self):
+        g = goals(cfq.cfq_goals(rows_json(self.fair(self.FAIR))))
+        self.assertEqual(g['fair time, sync (seq, seq think 4ms): disk time '
+                           'share / process share (0.5000) within 10%'],
+                         '0.916x met')
+        self.assertEqual(g['fair time, sync-noidle (rand, rand think 20ms): '
+                           'disk time share / process share (0.5000) '
+                           'within 10%'], '1.040x met')
+        self.assertEqual(g['fair time: every process served (disk time '
+                           'share > 0)'], '4/4 served met')
+
+    def test_fair_goal_not_met(self):
+        f = list(self.FAIR)
+        # sync 0.44 of the time: 0.88x; rand think never served
+        f[1] = ('seq think 4ms', 0.215, {'sync': 1.0})
+        f[3] = ('rand think 20ms', 0.0, {'sync-noidle': 1.0})
+        g = cfq.cfq_goals(rows_json(self.fair(f)))
+        v = [x for w, x in g if w.startswith('fair time')]
+        self.assertEqual(v, ['0.880x NOT met', '1.026x met',
+                             '3/4 served NOT met'])
+
+    def test_fair_goal_one_process_per_type(self):
+        # a type of 1 process in 4 wants a quarter of the time
+        f = list(self.FAIR)
+        f[1] = ('seq think 4ms', 0.233, {'sync': 0.4, 'sync-noidle': 0.6})
+        g = goals(cfq.cfq_goals(rows_json(self.fair(f))))
+        self.assertEqual(g['fair time, sync (seq): disk time share / '
+                           'process share (0.2500) within 10%'],
+                         '0.900x met')
+        self.assertIn('fair time, sync-noidle (seq think 4ms, rand, rand '
+                      'think 20ms): disk time share / process share '
+                      '(0.7500) within 10%', g)
+
+    def test_fair_goal_missing(self):
+        f = list(self.FAIR)
+        # a share withheld (a lossy trace)
+        f[0] = ('seq', None, {'sync': 1.0})
+        g = cfq.cfq_goals(rows_json(self.fair(f)))
+        v = [x for w, x in g if w.startswith('fair time')]
+        self.assertEqual(v, ['missing', '1.040x met', 'missing'])
+        # no cfq messages for one: no type judged (it may be of any)
+        f[2] = ('rand', 0.513, None)
+        g = cfq.cfq_goals(rows_json(self.fair(f)))
+        v = [(w, x) for w, x in g if w.startswith('fair time')]
+        unknown = "missing (a process's workload type unknown)"
+        self.assertEqual(v, [
+            ('fair time, sync (seq, seq think 4ms): disk time share / '
+             'process share (0.5000) within 10%', unknown),
+            ('fair time, sync-noidle (rand think 20ms): disk time share / '
+             'process share (0.2500) within 10%', unknown),
+            ('fair time, workload type unknown (rand)',
+             'missing (no cfq messages)'),
+            ('fair time: every process served (disk time share > 0)',
+             'missing')])
+        g = goals(cfq.cfq_goals([]))
+        self.assertEqual(g["fair time: each workload type's disk time share "
+                           '/ its share of the processes within 10%, every '
+                           'process served'], 'missing (not measured)')
+
+    def test_fair_effects(self):
+        f = list(self.FAIR)
+        f[3] = ('rand think 20ms', None, {'sync-noidle': 1.0})
+        e = [(x.measured, x.result)
+             for x in cfq.effects(None, rows_json(self.fair(f)))
+             if x.what.startswith('fair time')]
+        self.assertEqual(e, [('0.916x', 'met'), ('missing', 'missing'),
+                             ('missing', 'missing')])
 
     def test_table(self):
         t = cfq_text(STRIPED + self.weights([0.07, 0.13, 0.27, 0.53]) + [
@@ -574,7 +657,9 @@ class CfqGoalTest(unittest.TestCase):
              {'reader_MBps': 40, 'disk_read_MBps': 41,
               'disk_write_MBps': 17, 'total_MBps': 58}),
             ({'workload': 'fair time', 'process': 'seq', 'elevator': 'cfq'},
-             {'time_share': 0.3, 'p99_ms': 120.5, 'read_MBps': 20}),
+             {'time_share': 0.3, 'p99_ms': 120.5, 'read_MBps': 20,
+              'slices': 41, 'slice_ms': 100, 'in_sync': 0.95,
+              'in_sync_noidle': 0.05}),
             ({'workload': 'fair time', 'process': 'rand',
               'elevator': 'cfq'}, {'time_share': 0.2, 'p99_ms': None}),
             ({'workload': 'null_blk', 'elevator': 'mq-deadline'},
@@ -589,8 +674,10 @@ class CfqGoalTest(unittest.TestCase):
         self.assertRegex(t, r'cfq\s+40.0\s+41.0\s+17.0\s+58.0\s+10.00x\s+'
                             r'0.97x')
         self.assertIn('equal slices, 50.0% each', t)
-        self.assertRegex(t, r'seq\s+30.0\s+120.5\s+20.00')
-        self.assertRegex(t, r'rand\s+20.0\s+missing\s+missing')
+        self.assertRegex(t, r'seq\s+30.0\s+120.5\s+20.00\s+sync\s+41\s+'
+                            r'100.0\n')
+        self.assertRegex(t, r'rand\s+20.0\s+missing\s+missing\s+missing\s+'
+                            r'missing\s+missing\n')
         self.assertRegex(t, r'cfq\s+95.0\s+0.950x')
         self.assertRegex(t, r'weight 100: .*\s1.050x met')
         self.assertIn("2 readers' MB/s with a buffered writer >= 3x "
@@ -601,8 +688,8 @@ class CfqGoalTest(unittest.TestCase):
         v = report.goal_verdicts(bench.BY_NAME['cfq'], doc)
         self.assertIn('striped LUN, N=2: ioc idle >= 0.9x base (seed 002: '
                       '0.53x): 0.90x met', v)
-        # N=2 and N=4, then the 8 goals measured elsewhere, said missing
-        self.assertEqual(len(v), 10)
+        # N=2 and N=4, then the 9 goals measured elsewhere, said missing
+        self.assertEqual(len(v), 11)
 
 
 def scale(n, served, wait, bound=300.0, lat=None, disk=None):
@@ -854,7 +941,107 @@ class BlkTimeTest(unittest.TestCase):
         t = parsers.parse_blk_time('1.0 D 42 8\n1.5 C 0 8\n')
         self.assertEqual(t['pids'], {'42': 0.5})
         self.assertEqual(parsers.parse_blk_time(''),
-                         {'busy_s': 0.0, 'kinds': {}, 'pids': {}})
+                         {'busy_s': 0.0, 'kinds': {}, 'pids': {},
+                          'unmatched': 0, 'dropped': 0, 'served': {}})
+
+    def fixture(self, extra=''):
+        with open(os.path.join(os.path.dirname(__file__), 'fixtures',
+                               'blk-time-cfq.trace')) as f:
+            return f.read() + extra
+
+    def test_cfq_messages(self):
+        # blkparse's message lines (their own format, whatever -f says)
+        # among its -f lines: the same shares as without them
+        t = parsers.parse_blk_time(self.fixture())
+        self.assertEqual((t['unmatched'], t['dropped']), (0, 0))
+        self.assertNotIn('note', t)
+        self.assertAlmostEqual(t['busy_s'], 1.75)
+        self.assertAlmostEqual(t['kinds']['seq'], 1.2)
+        self.assertAlmostEqual(t['kinds']['rand'], 0.5)
+        self.assertAlmostEqual(t['pids']['300'], 0.05)
+        # 101 is seq: one slice in sync, one in sync-noidle
+        self.assertEqual(t['served']['seq'],
+                         {'workloads': {'sync': 1, 'sync-noidle': 1},
+                          'slices_us': [100000, 60000]})
+        self.assertEqual(t['served']['rand'],
+                         {'workloads': {'sync-noidle': 1},
+                          'slices_us': [40000]})
+        # unnamed queues by pid; realtime async, the idle class
+        self.assertEqual(t['served']['300']['workloads'], {'rt async': 1})
+        self.assertEqual(t['served']['400']['workloads'], {'idle': 1})
+
+    def test_merged_map_names(self):
+        # two processes of one kind: their slices added up
+        t = parsers.parse_blk_time(self.fixture('map 200 seq\n'))
+        self.assertEqual(t['served']['seq']['workloads'],
+                         {'sync': 1, 'sync-noidle': 2})
+        self.assertNotIn('rand', t['served'])
+
+    def test_dropped_events_withhold_the_shares(self):
+        t = parsers.parse_blk_time(self.fixture('dropped 3\n'))
+        self.assertEqual((t['unmatched'], t['dropped']), (0, 3))
+        self.assertIsNone(t['busy_s'])
+        self.assertEqual((t['kinds'], t['pids']), ({}, {}))
+        self.assertIn('3 dropped', t['note'])
+        # the workloads are still told
+        self.assertEqual(t['served']['rand']['workloads'],
+                         {'sync-noidle': 1})
+
+    def test_completion_without_dispatch_withholds(self):
+        t = parsers.parse_blk_time(self.fixture('4.0 C 0 123\n'))
+        self.assertEqual((t['unmatched'], t['dropped']), (1, 0))
+        self.assertIsNone(t['busy_s'])
+        self.assertEqual(t['kinds'], {})
+        self.assertIn('1 unmatched', t['note'])
+
+    def test_dispatch_without_completion_withholds(self):
+        t = parsers.parse_blk_time('1.0 D 42 8\n1.5 C 0 8\n2.0 D 42 16\n')
+        self.assertEqual(t['unmatched'], 1)
+        self.assertIsNone(t['busy_s'])
+        self.assertEqual(t['pids'], {})
+
+    def test_messages_from_the_trace_files(self):
+        # blktrace's file of 5 direct 64 KiB reads by dd (pid 82) on a
+        # virtio disk under cfq, traced with -a queue -a issue -a complete
+        # -a notify: each message carries the root cgroup's id, which
+        # blkparse 1.2 does not print
+        with open(os.path.join(os.path.dirname(__file__), 'fixtures',
+                               'cfq-5-reads.blktrace.0'), 'rb') as f:
+            m = parsers.blktrace_messages([f.read()])
+        self.assertEqual(len(m), 10)
+        # timed from the first request event (Q at 0), as blkparse's -f
+        # lines are
+        self.assertEqual(m[0], '253,0    0        0     0.023915592    82  '
+                               'm   N cfq82 set_active wl_class:1 '
+                               'wl_type:1 class 2 prio 4')
+        self.assertTrue(m[4].endswith(' 0  m   N cfq82 set_slice=100000 us'))
+        t = parsers.parse_blk_time('\n'.join(['map 82 dd'] + m))
+        self.assertEqual(t['served']['dd'],
+                         {'workloads': {'sync-noidle': 1, 'sync': 1},
+                          'slices_us': [100000]})
+
+    def test_messages_without_cgroup(self):
+        def rec(t, act, pid, pdu=b'', magic=0x65617407):
+            return struct.pack('=IIQQIIIIIHH', magic, 0, t, 0, 0, act, pid,
+                               (8 << 20) | 16, 1, 0, len(pdu)) + pdu
+        data = (rec(5000, 0x4000000, 7, b'fio\0') +   # a process name
+                rec(10**9, 0x1000a, 7) +              # an issue
+                rec(10**9 + 5, 0x4000002, 7, b'cfq7 idle=1\0') +
+                rec(3 * 10**9, 0x4000002, 0, b'cfq7 expired slice'))
+        self.assertEqual(parsers.blktrace_messages([data]), [
+            '  8,16   1        0     0.000000005     7  m   N cfq7 idle=1',
+            '  8,16   1        0     2.000000000     0  m   N cfq7 expired '
+            'slice'])
+        # what follows a record that is not blktrace's is not read
+        self.assertEqual(parsers.blktrace_messages(
+            [rec(1, 0x4000002, 7, b'x', magic=0) + data]), [])
+
+    def test_dropped_not_said(self):
+        # blktrace said nothing of dropped events: unknown, not 0; the
+        # shares stand on the events that match
+        t = parsers.parse_blk_time(self.fixture('dropped ?\n'))
+        self.assertIsNone(t['dropped'])
+        self.assertAlmostEqual(t['busy_s'], 1.75)
 
     def test_parse_from_the_guest(self):
         self.assertIs(parsers.PARSERS['blk-time'][1]('')['kinds'].

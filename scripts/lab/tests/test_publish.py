@@ -275,12 +275,18 @@ class PublishTest(unittest.TestCase):
                               'mq-deadline'][1:3], ('16.26x', 'met'))
         self.assertEqual(rows['weight 100: share / weight share (0.0667) '
                               'within 10%'][1:3], ('0.894x', 'not met'))
+        # a run before cfq's messages were traced: goal 6's types missing
+        self.assertEqual(rows['fair time, workload type unknown (seq, seq '
+                              'think 4ms, rand, rand think 20ms)'][1:3],
+                         ('missing', 'missing'))
+        self.assertEqual(rows['fair time: every process served (disk time '
+                              'share > 0)'][1:3], ('4/4 served', 'met'))
         # the seeds first, in order, then the issues' goals
         labels = [line[7:] for line in page.splitlines()
                   if line.startswith('   * - ')][1:]
         self.assertEqual(labels, ['seed 000', 'seed 001', 'seed 001'] +
                          ['seed 002'] * 3 + ['seed 003'] * 2 + ['seed 004'] +
-                         ['issue 4'] * 8 + ['issue 13'] * 13)
+                         ['issue 4'] * 8 + ['issue 13'] * 15)
 
     def test_every_figure_follows_the_json(self):
         self.full_size()
