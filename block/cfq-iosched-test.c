@@ -311,6 +311,34 @@ static void cfq_test_maxrq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cfq_prio_to_maxrq(2, 7), 4U);
 }
 
+/* 4.10's req_noidle(): a sync write without REQ_IDLE. */
+static void cfq_test_rq_noidle(struct kunit *test)
+{
+	struct request *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	rq->cmd_flags = REQ_OP_READ;
+	KUNIT_EXPECT_FALSE(test, cfq_rq_noidle(rq));
+	rq->cmd_flags = REQ_OP_READ | REQ_SYNC;
+	KUNIT_EXPECT_FALSE(test, cfq_rq_noidle(rq));
+	/* fsync, O_SYNC writeback, a journal */
+	rq->cmd_flags = REQ_OP_WRITE | REQ_SYNC;
+	KUNIT_EXPECT_TRUE(test, cfq_rq_noidle(rq));
+	rq->cmd_flags = REQ_OP_WRITE | REQ_SYNC | REQ_FUA;
+	KUNIT_EXPECT_TRUE(test, cfq_rq_noidle(rq));
+	/* O_DIRECT */
+	rq->cmd_flags = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
+	KUNIT_EXPECT_FALSE(test, cfq_rq_noidle(rq));
+	/* writeback, and writes sync only by their FUA */
+	rq->cmd_flags = REQ_OP_WRITE;
+	KUNIT_EXPECT_FALSE(test, cfq_rq_noidle(rq));
+	rq->cmd_flags = REQ_OP_WRITE | REQ_FUA;
+	KUNIT_EXPECT_FALSE(test, cfq_rq_noidle(rq));
+	/* not a write */
+	rq->cmd_flags = REQ_OP_DISCARD | REQ_SYNC;
+	KUNIT_EXPECT_FALSE(test, cfq_rq_noidle(rq));
+}
+
 static void cfq_test_wl_class(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, cfq_wl_class_of(IOPRIO_CLASS_RT), CFQ_RT_WL);
@@ -1031,6 +1059,54 @@ static void cfq_sm_noidle_end_thinker(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+/*
+ * A sync write without REQ_IDLE (fsync) decides the idle window while it
+ * is the queue's next request, as in 4.x: not when a read comes behind it
+ * (the window stays shut, and the queue does not idle once it ran dry),
+ * nor when it comes behind a read that goes first (the window stays open).
+ */
+static void cfq_sm_sync_write_noidle(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q0;
+	struct request *a, *w, *r;
+	int i;
+
+	a = cfq_fix_add(f, 0, 1000);
+	q0 = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, q0);
+	/* a process that comes back at once after each request */
+	for (i = 0; i < 20; i++)
+		cfq_ttime_add(&q0->ttime, MS(1), 2 * cfqd->slice_idle);
+	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&q0->ttime));
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(q0));
+
+	/* an fsync write behind the read: the read is still next */
+	w = cfq_fix_rq(f, 0, 2000, 0);
+	w->cmd_flags = REQ_OP_WRITE | REQ_SYNC | REQ_NOMERGE;
+	cfq_fix_insert(f, w, 0);
+	KUNIT_EXPECT_PTR_EQ(test, q0->next_rq, a);
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(q0));
+
+	/* the read gone, the write is next: a read behind it does not reopen */
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	r = cfq_fix_add(f, 0, 3000);
+	KUNIT_EXPECT_PTR_EQ(test, q0->next_rq, w);
+	KUNIT_EXPECT_FALSE(test, cfqq_idle_window(q0));
+
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), w);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), r);
+	cfq_fix_done(f, a);
+	cfq_fix_done(f, w);
+	cfq_fix_done(f, r);
+	/* dry: no idling, the slice ends */
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(q0));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 0UL);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 1UL);
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -1047,6 +1123,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_seeky),
 	KUNIT_CASE(cfq_test_req_cost),
 	KUNIT_CASE(cfq_test_maxrq),
+	KUNIT_CASE(cfq_test_rq_noidle),
 	KUNIT_CASE(cfq_test_wl_class),
 	KUNIT_CASE(cfq_sm_busy_idle),
 	KUNIT_CASE(cfq_sm_idle_hit),
@@ -1062,6 +1139,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_deep_noidle_end),
 	KUNIT_CASE(cfq_sm_noidle_end_long_think),
 	KUNIT_CASE(cfq_sm_noidle_end_thinker),
+	KUNIT_CASE(cfq_sm_sync_write_noidle),
 	{}
 };
 

@@ -880,10 +880,27 @@ static void cfq_update_seek(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 }
 
 /*
+ * A sync write that does not ask for idling: REQ_SYNC without REQ_IDLE
+ * (O_SYNC and fsync writeback, a journal), after which its process is not
+ * expected to issue more I/O soon.  O_DIRECT writes carry REQ_IDLE.  This
+ * is 4.10's req_noidle(), which took over 2.6's REQ_NOIDLE.
+ */
+VISIBLE_IF_KUNIT bool cfq_rq_noidle(const struct request *rq)
+{
+	return req_op(rq) == REQ_OP_WRITE &&
+	       (rq->cmd_flags & (REQ_SYNC | REQ_IDLE)) == REQ_SYNC;
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_rq_noidle);
+
+/*
  * Should the sync queue @cfqq idle when it runs dry?  Not if its process
  * thinks longer than slice_idle, not if seeky (unless it keeps a deep
- * queue of its own), not if its process exited, not for writes that say
- * no more I/O follows.  A new queue idles on trust (2.6's rule) except on
+ * queue of its own), not if its process exited, not while its next
+ * request is a sync write that says no more I/O follows (cfq_rq_noidle();
+ * the next request, not the newest, as 2.6 and 4.x judged it: the window
+ * is decided again at every request the queue receives).  The end of the
+ * SYNC_NOIDLE workload may still idle for such a queue (cfq_should_idle()),
+ * as in 4.x.  A new queue idles on trust (2.6's rule) except on
  * a deep device: there it idles once a request close to its last one
  * shows it sequential, and is judged seeky from the requests it has made
  * so far.  Trusting every new process there costs an idle period each,
@@ -893,8 +910,7 @@ static void cfq_update_seek(struct cfq_data *cfqd, struct cfq_queue *cfqq,
  * seek (a second file) does not cost a sequential reader its idling.
  */
 static void cfq_update_idle_window(struct cfq_data *cfqd,
-				   struct cfq_queue *cfqq, struct request *rq,
-				   struct cfq_io_cq *cic)
+				   struct cfq_queue *cfqq, struct cfq_io_cq *cic)
 {
 	bool idle = cfqq_idle_window(cfqq);
 	bool old = idle;
@@ -903,7 +919,7 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 		return;
 	if (cfqq->queued >= 4)
 		cfqq_mark_deep(cfqq);
-	if (op_is_write(rq->cmd_flags) && !(rq->cmd_flags & REQ_IDLE))
+	if (cfqq->next_rq && cfq_rq_noidle(cfqq->next_rq))
 		idle = false;
 	else if (!atomic_read(&cic->icq.ioc->active_ref) ||
 		 !READ_ONCE(cfqd->slice_idle) ||
@@ -1645,7 +1661,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 				      2 * READ_ONCE(cfqd->slice_idle));
 		cfq_update_seek(cfqd, cfqq, rq);
 		if (cic)
-			cfq_update_idle_window(cfqd, cfqq, rq, cic);
+			cfq_update_idle_window(cfqd, cfqq, cic);
 		/*
 		 * A waiting queue whose kind changed (it earned or lost its
 		 * idle window) moves to its kind's service tree now, not at

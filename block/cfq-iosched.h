@@ -247,6 +247,8 @@ struct cfq_data {
 	unsigned long		stat_kicks;	/* queue reruns after a hold */
 };
 
+struct request;
+
 /* Pure helpers, exported to the KUnit tests. */
 u64 cfq_prio_slice(u64 base_ns, unsigned short ioprio);
 u64 cfq_low_latency_slice(u64 slice, u64 slice_sync, u64 slice_idle,
@@ -267,6 +269,7 @@ s64 cfq_req_cost(sector_t head, sector_t pos, sector_t back_max,
 unsigned int cfq_prio_to_maxrq(unsigned int slice_async_rq,
 			       unsigned short ioprio);
 enum cfq_wl_class cfq_wl_class_of(unsigned short ioprio_class);
+bool cfq_rq_noidle(const struct request *rq);
 bool cfq_noidle_preempt(const struct cfq_queue *new,
 			const struct cfq_queue *active);
 
