@@ -12,6 +12,7 @@
 #include <linux/blkdev.h>
 #include <linux/cgroup.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 
 #include "blk-cgroup.h"
 #include "elevator.h"
@@ -193,6 +194,7 @@ static struct cftype cfq_blkg_files[] = {
 	{} /* terminate */
 };
 
+/* Exported to KUnit, which puts groups behind fake blkgs at its index. */
 struct blkcg_policy blkcg_policy_cfq = {
 	.dfl_cftypes		= cfq_blkg_files,
 	.cpd_alloc_fn		= cfq_cpd_alloc,
@@ -202,6 +204,7 @@ struct blkcg_policy blkcg_policy_cfq = {
 	.pd_offline_fn		= cfq_pd_offline,
 	.pd_free_fn		= cfq_pd_free,
 };
+EXPORT_SYMBOL_IF_KUNIT(blkcg_policy_cfq);
 
 /*
  * Activate the policy on @q (q->elevator must point at cfq's data: the

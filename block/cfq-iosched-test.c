@@ -1107,6 +1107,107 @@ static void cfq_sm_sync_write_noidle(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+#ifdef CONFIG_CFQ_GROUP_IOSCHED
+static void cfq_fix_put_group(void *g)
+{
+	cfq_put_group(g);
+}
+
+/*
+ * A group besides the root, as a cgroup's would be: requests whose bio
+ * points at the returned blkg go to it.
+ */
+static struct blkcg_gq *cfq_fix_blkg(struct cfq_fix *f, struct cfq_group **gp)
+{
+	struct blkcg_gq *blkg = kunit_kzalloc(f->test, sizeof(*blkg),
+					      GFP_KERNEL);
+	struct cfq_group *g;
+
+	KUNIT_ASSERT_NOT_NULL(f->test, blkg);
+	/* freed by its last reference, as a cgroup's group is */
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(f->test, g);
+	refcount_set(&g->ref, 1);
+	cfq_init_group(g, f->cfqd, CFQ_WEIGHT_DEFAULT);
+	/* the policy's reference, dropped before the fixture's exit */
+	KUNIT_ASSERT_EQ(f->test, kunit_add_action_or_reset(f->test,
+							   cfq_fix_put_group,
+							   g), 0);
+	blkg->pd[blkcg_policy_cfq.plid] = &g->pd;
+	*gp = g;
+	return blkg;
+}
+
+/* A read of process @proc at @pos, in the group of @blkg. */
+static struct request *cfq_fix_add_in(struct cfq_fix *f, int proc,
+				      sector_t pos, struct blkcg_gq *blkg)
+{
+	struct request *rq = cfq_fix_rq(f, proc, pos, 0);
+
+	rq->bio = kunit_kzalloc(f->test, sizeof(*rq->bio), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(f->test, rq->bio);
+	rq->bio->bi_blkg = blkg;
+	cfq_fix_insert(f, rq, 0);
+	return rq;
+}
+
+/*
+ * On a deep device the end of the SYNC_NOIDLE workload idles only while
+ * its group has other busy queues, not whenever other queues are busy:
+ * two random readers of an array, each alone in its group, do not make
+ * the disk wait for either (seed 002's collapse).  The other group's
+ * read goes to the disk while the first one's is still there; a rule
+ * that counted every busy queue would hold it back.
+ */
+static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q0, *q1;
+	struct request *a, *b, *rq;
+	struct blkcg_gq *blkg;
+	struct cfq_group *g;
+
+	f->q->queue_depth = 32;
+	cfqd->hw_tag = 1;
+	blkg = cfq_fix_blkg(f, &g);
+
+	a = cfq_fix_add(f, 0, 1 << 20);
+	b = cfq_fix_add_in(f, 1, FAR, blkg);
+	q0 = cfq_fix_sync_queue(f, 0);
+	q1 = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_NOT_NULL(test, q0);
+	KUNIT_ASSERT_NOT_NULL(test, q1);
+	KUNIT_EXPECT_PTR_EQ(test, q0->cfqg, cfqd->root_group);
+	KUNIT_EXPECT_PTR_EQ(test, q1->cfqg, g);
+	KUNIT_EXPECT_EQ(test, q0->wl_type, CFQ_SYNC_NOIDLE_WL);
+	KUNIT_EXPECT_EQ(test, q1->wl_type, CFQ_SYNC_NOIDLE_WL);
+	KUNIT_EXPECT_EQ(test, cfqd->busy_queues, 2U);
+	KUNIT_EXPECT_EQ(test, cfqd->grp_st.count, 2U);
+
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q0);
+	/* a's read at the disk, its group has nothing else waiting */
+	rq = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_PTR_EQ(test, rq, b);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 1UL);
+	cfq_fix_done(f, a);
+	if (rq)
+		cfq_fix_done(f, rq);
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(q0));
+	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(q1));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 0UL);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_group_idle_starts, 0UL);
+	cfq_fix_drain(f);
+}
+#else
+static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+#endif
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -1140,6 +1241,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_noidle_end_long_think),
 	KUNIT_CASE(cfq_sm_noidle_end_thinker),
 	KUNIT_CASE(cfq_sm_sync_write_noidle),
+	KUNIT_CASE(cfq_sm_deep_noidle_end_groups),
 	{}
 };
 
