@@ -491,9 +491,10 @@ static void cfq_fix_done(struct cfq_fix *f, struct request *rq)
 	cfq_finish_request(rq);
 }
 
-/* The idle timer fires. */
+/* The idle timer fires: the wait it was armed for is over. */
 static void cfq_fix_fire(struct cfq_fix *f)
 {
+	f->cfqd->idle_end = min(f->cfqd->idle_end, ktime_get_ns());
 	KUNIT_EXPECT_EQ(f->test, cfq_idle_timer_fn(&f->cfqd->idle_timer),
 			HRTIMER_NORESTART);
 }
@@ -1208,6 +1209,63 @@ static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
 }
 #endif
 
+/*
+ * The idle timer ends only the wait it was armed for.  A timer that goes
+ * off before the active queue's wait is over (it was armed for an earlier
+ * wait, and its callback waited for the lock while that wait ended and a
+ * new one began) leaves the queue waiting; the timer of the new wait ends
+ * it.  Before, such a timer cut short the wait of whatever queue was
+ * active, queue idle or group idle alike.
+ */
+static void cfq_sm_stale_idle_timer(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q0;
+	struct request *a, *b;
+
+	a = cfq_fix_add(f, 0, 1000);
+	q0 = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q0));
+	b = cfq_fix_add(f, 1, FAR);
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+
+	/* a timer of an earlier wait: the queue goes on waiting */
+	KUNIT_EXPECT_EQ(test, cfq_idle_timer_fn(&cfqd->idle_timer),
+			HRTIMER_NORESTART);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q0);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(q0));
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_IDLE_TIMEOUT), 0UL);
+	KUNIT_EXPECT_FALSE(test, cfq_has_work(f->hctx));
+	if (!cfqq_wait_request(q0)) {
+		/* what follows needs the wait */
+		cfq_fix_drain(f);
+		return;
+	}
+
+	/* the wait ends with a hit, a new one begins: still not its timer */
+	a = cfq_fix_add(f, 0, 1008);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_hits, 1UL);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q0));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 2UL);
+	KUNIT_EXPECT_EQ(test, cfq_idle_timer_fn(&cfqd->idle_timer),
+			HRTIMER_NORESTART);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(q0));
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_IDLE_TIMEOUT), 0UL);
+
+	/* its own timer: the wait ends, the other queue gets the disk */
+	cfq_fix_fire(f);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_IDLE_TIMEOUT), 1UL);
+	KUNIT_EXPECT_TRUE(test, cfq_has_work(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -1242,6 +1300,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_noidle_end_thinker),
 	KUNIT_CASE(cfq_sm_sync_write_noidle),
 	KUNIT_CASE(cfq_sm_deep_noidle_end_groups),
+	KUNIT_CASE(cfq_sm_stale_idle_timer),
 	{}
 };
 

@@ -1220,7 +1220,8 @@ static void cfq_arm_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	} else {
 		cfqd->stat_idle_starts++;
 	}
-	hrtimer_start(&cfqd->idle_timer, ns_to_ktime(now + idle),
+	cfqd->idle_end = now + idle;
+	hrtimer_start(&cfqd->idle_timer, ns_to_ktime(cfqd->idle_end),
 		      HRTIMER_MODE_ABS);
 	blk_add_trace_msg(cfqd->q, "cfq%d idle %s %llu us", cfqq->pid,
 			  group ? "group" : "queue", div_u64(idle, NSEC_PER_USEC));
@@ -1400,24 +1401,40 @@ EXPORT_SYMBOL_IF_KUNIT(cfq_has_work);
 
 /* ---- idle timer --------------------------------------------------------- */
 
+/*
+ * The idle timer ends the active queue's wait (queue or group idle) only
+ * if that wait is the one it was armed for: the queue still waits and the
+ * wait's end, set when it was armed, has come.  A timer that went off for
+ * an earlier wait changes nothing: its callback may have waited for the
+ * lock while that wait ended (hrtimer_try_to_cancel() cannot stop a
+ * running callback) and the queue, or another one made active since,
+ * began a new wait; the timer armed for that one follows.  Else the queue
+ * is run again: also the end of the idle class's wait.
+ */
 VISIBLE_IF_KUNIT enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer)
 {
 	struct cfq_data *cfqd = container_of(timer, struct cfq_data, idle_timer);
 	struct cfq_queue *cfqq;
 	unsigned long flags;
+	u64 now;
 
 	spin_lock_irqsave(&cfqd->lock, flags);
+	now = ktime_get_ns();
 	cfqq = cfqd->active_queue;
 	if (cfqq && cfqq_wait_request(cfqq)) {
+		if (now < cfqd->idle_end) {
+			spin_unlock_irqrestore(&cfqd->lock, flags);
+			return HRTIMER_NORESTART;
+		}
 		cfqq_clear_wait_request(cfqq);
 		/* Requests arrived meanwhile but did not end the wait. */
-		if (!cfqq->next_rq || cfq_slice_used(cfqq, ktime_get_ns()))
-			__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_IDLE_TIMEOUT);
+		if (!cfqq->next_rq || cfq_slice_used(cfqq, now))
+			cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_IDLE_TIMEOUT,
+					     now);
 	}
 	WRITE_ONCE(cfqd->held, false);
 	cfqd->stat_kicks++;
 	spin_unlock_irqrestore(&cfqd->lock, flags);
-	/* Also the end of the idle class's wait. */
 	cfq_kick(cfqd);
 	return HRTIMER_NORESTART;
 }

@@ -220,6 +220,7 @@ struct cfq_data {
 	unsigned int		hw_tag_est_depth;
 
 	struct hrtimer		idle_timer;
+	u64			idle_end;	/* the active queue's wait ends */
 
 	/* tunables (sysfs) */
 	u64			fifo_expire[2];		/* ns, async, sync */
