@@ -310,11 +310,12 @@ def blk_events(text, actions):
 # "MAJ,MIN CPU 0 SECONDS.NANOS PID [CGROUP] m N TEXT"
 CFQ_WL_CLASSES = ('rt', 'be', 'idle')
 CFQ_WL_TYPES = ('async', 'sync-noidle', 'sync')
-BLK_MESSAGE = re.compile(r'^\s*\d+,\d+\s+\d+\s+\d+\s+\d+\.\d+\s+\d+\s+'
+BLK_MESSAGE = re.compile(r'^\s*\d+,\d+\s+\d+\s+\d+\s+(\d+\.\d+)\s+\d+\s+'
                          r'(?:\S+\s+)?m\s+N\s+(.*)$')
 CFQ_SET_ACTIVE = re.compile(r'^cfq(\d+)\S*\s+set_active\s+wl_class:(\d+)\s+'
                             r'wl_type:(\d+)')
 CFQ_SET_SLICE = re.compile(r'^cfq(\d+)\S*\s+set_slice=(\d+) us')
+CFQ_EXPIRED = re.compile(r'^cfq(\d+)\S*\s+expired\b')
 
 
 # struct blk_io_trace (include/uapi/linux/blktrace_api.h), host order
@@ -377,24 +378,43 @@ def cfq_served(text):
     """cfq's messages in a blkparse output -> {PID: {'workloads':
     {workload name: the slices it was given in that workload (set_active
     messages)}, 'slices_us': [the slice lengths it was given (set_slice
-    messages)]}}."""
+    messages)], 'held_s': the time it held the disk: from each set_active
+    to its expiry (or to the next set_active; a turn the trace ends in is
+    not counted)}}."""
     out = {}
+    turn = None
+
+    def entry(pid):
+        return out.setdefault(pid, {'workloads': {}, 'slices_us': [],
+                                    'held_s': 0.0})
+
+    def end(t):
+        if turn:
+            entry(turn[0])['held_s'] += max(t - turn[1], 0.0)
+        return None
+
     for line in text.splitlines():
         m = BLK_MESSAGE.match(line)
         if not m:
             continue
-        msg = m.group(1)
+        t, msg = float(m.group(1)), m.group(2)
         a = CFQ_SET_ACTIVE.match(msg)
         if a:
-            wl = out.setdefault(a.group(1), {'workloads': {},
-                                             'slices_us': []})['workloads']
+            turn = end(t)
+            wl = entry(a.group(1))['workloads']
             name = cfq_workload_name(int(a.group(2)), int(a.group(3)))
             wl[name] = wl.get(name, 0) + 1
+            turn = (a.group(1), t)
             continue
         a = CFQ_SET_SLICE.match(msg)
         if a:
-            out.setdefault(a.group(1), {'workloads': {}, 'slices_us': []})[
-                'slices_us'].append(int(a.group(2)))
+            entry(a.group(1))['slices_us'].append(int(a.group(2)))
+            continue
+        a = CFQ_EXPIRED.match(msg)
+        if a and turn and turn[0] == a.group(1):
+            turn = end(t)
+    for v in out.values():
+        v['held_s'] = round(v['held_s'], 9)
     return out
 
 
@@ -446,10 +466,12 @@ def parse_blk_time(text):
     served = {}
     for p, v in cfq_served(text).items():
         s = served.setdefault(names.get(p, p), {'workloads': {},
-                                                'slices_us': []})
+                                                'slices_us': [],
+                                                'held_s': 0.0})
         for w, n in v['workloads'].items():
             s['workloads'][w] = s['workloads'].get(w, 0) + n
         s['slices_us'] += v['slices_us']
+        s['held_s'] = round(s['held_s'] + v['held_s'], 9)
     out = {'busy_s': round(busy, 9), 'kinds': {}, 'pids': {},
            'unmatched': unmatched, 'dropped': dropped, 'served': served}
     if unmatched or dropped:

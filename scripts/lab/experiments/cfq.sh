@@ -37,7 +37,10 @@
 #                  slices, the slices cfq gave the process (set_active),
 #                  slice_ms their mean length (set_slice), in_sync,
 #                  in_sync_noidle, ... the fraction of its slices served
-#                  in each workload type.  A trace that lost events
+#                  in each workload type; held_share, its share of the
+#                  time cfq gave the disk to a queue (from set_active to
+#                  its expiry: its slices as used, idling included), which
+#                  goal 6 judges.  A trace that lost events
 #                  (blktrace dropped some, or a completion has no
 #                  dispatch) has no time shares, and a note.
 #   scale          the same disk under cfq, N = 16, 64 and 256 random 4 KiB
@@ -350,6 +353,8 @@ if t.get('dropped', 0) is None:
     print(json.dumps({'note': 'fair time: blktrace did not say whether it '
                       'dropped events'}))
 served = t.get('served') or {}
+# the time cfq gave the disk to anyone (from set_active to expiry)
+held = sum(v.get('held_s') or 0 for v in served.values())
 if not served:
     print(json.dumps({'note': 'fair time: the trace has no cfq messages: '
                       'no workload types'}))
@@ -372,6 +377,7 @@ for i, name in enumerate(names[:n]):
     wl = sv.get('workloads') or {}
     n_sl = sum(wl.values())
     m = {'time_share': share, 'p99_ms': p99, 'read_MBps': mb,
+         'held_share': (sv.get('held_s') or 0) / held if held else None,
          'slices': n_sl if served else None,
          'slice_ms': (sum(sv['slices_us']) / len(sv['slices_us']) / 1e3
                       if sv.get('slices_us') else None)}

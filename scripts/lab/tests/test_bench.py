@@ -567,10 +567,11 @@ class CfqGoalTest(unittest.TestCase):
                             (what, v))
 
     def fair(self, procs):
-        """Fair-time rows of [(process, time share, {workload type:
-        fraction of its slices})]."""
+        """Fair-time rows of [(process, time share (of the disk's busy
+        time and of cfq's, the same here), {workload type: fraction of its
+        slices})]."""
         return [({'workload': 'fair time', 'process': p, 'elevator': 'cfq'},
-                 dict({'time_share': sh, 'slices': 10},
+                 dict({'time_share': sh, 'held_share': sh, 'slices': 10},
                       **{'in_' + w.replace('-', '_'): f
                          for w, f in (wl or {}).items()}))
                 for p, sh, wl in procs]
@@ -582,14 +583,25 @@ class CfqGoalTest(unittest.TestCase):
 
     def test_fair_goal_per_workload_type(self):
         g = goals(cfq.cfq_goals(rows_json(self.fair(self.FAIR))))
-        self.assertEqual(g['fair time, sync (seq, seq think 4ms): disk time '
+        self.assertEqual(g['fair time, sync (seq, seq think 4ms): cfq time '
                            'share / process share (0.5000) within 10%'],
                          '0.916x met')
         self.assertEqual(g['fair time, sync-noidle (rand, rand think 20ms): '
-                           'disk time share / process share (0.5000) '
+                           'cfq time share / process share (0.5000) '
                            'within 10%'], '1.040x met')
         self.assertEqual(g['fair time: every process served (disk time '
                            'share > 0)'], '4/4 served met')
+
+    def test_fair_goal_judges_cfq_time(self):
+        # the thinking sequential reader holds the disk for its slice but
+        # keeps it busy for less: judged on cfq's time, not the disk's
+        rows = self.fair(self.FAIR)
+        for (_, m), held in zip(rows, (0.26, 0.25, 0.3, 0.19)):
+            m['held_share'] = held
+        rows[1][1]['time_share'] = 0.1
+        g = [x for w, x in cfq.cfq_goals(rows_json(rows))
+             if w.startswith('fair time')]
+        self.assertEqual(g, ['1.020x met', '0.980x met', '4/4 served met'])
 
     def test_fair_goal_not_met(self):
         f = list(self.FAIR)
@@ -606,11 +618,11 @@ class CfqGoalTest(unittest.TestCase):
         f = list(self.FAIR)
         f[1] = ('seq think 4ms', 0.233, {'sync': 0.4, 'sync-noidle': 0.6})
         g = goals(cfq.cfq_goals(rows_json(self.fair(f))))
-        self.assertEqual(g['fair time, sync (seq): disk time share / '
+        self.assertEqual(g['fair time, sync (seq): cfq time share / '
                            'process share (0.2500) within 10%'],
                          '0.900x met')
         self.assertIn('fair time, sync-noidle (seq think 4ms, rand, rand '
-                      'think 20ms): disk time share / process share '
+                      'think 20ms): cfq time share / process share '
                       '(0.7500) within 10%', g)
 
     def test_fair_goal_missing(self):
@@ -626,16 +638,16 @@ class CfqGoalTest(unittest.TestCase):
         v = [(w, x) for w, x in g if w.startswith('fair time')]
         unknown = "missing (a process's workload type unknown)"
         self.assertEqual(v, [
-            ('fair time, sync (seq, seq think 4ms): disk time share / '
+            ('fair time, sync (seq, seq think 4ms): cfq time share / '
              'process share (0.5000) within 10%', unknown),
-            ('fair time, sync-noidle (rand think 20ms): disk time share / '
+            ('fair time, sync-noidle (rand think 20ms): cfq time share / '
              'process share (0.2500) within 10%', unknown),
             ('fair time, workload type unknown (rand)',
              'missing (no cfq messages)'),
             ('fair time: every process served (disk time share > 0)',
              'missing')])
         g = goals(cfq.cfq_goals([]))
-        self.assertEqual(g["fair time: each workload type's disk time share "
+        self.assertEqual(g["fair time: each workload type's cfq time share "
                            '/ its share of the processes within 10%, every '
                            'process served'], 'missing (not measured)')
 
@@ -657,7 +669,8 @@ class CfqGoalTest(unittest.TestCase):
              {'reader_MBps': 40, 'disk_read_MBps': 41,
               'disk_write_MBps': 17, 'total_MBps': 58}),
             ({'workload': 'fair time', 'process': 'seq', 'elevator': 'cfq'},
-             {'time_share': 0.3, 'p99_ms': 120.5, 'read_MBps': 20,
+             {'time_share': 0.3, 'held_share': 0.45, 'p99_ms': 120.5,
+              'read_MBps': 20,
               'slices': 41, 'slice_ms': 100, 'in_sync': 0.95,
               'in_sync_noidle': 0.05}),
             ({'workload': 'fair time', 'process': 'rand',
@@ -674,10 +687,10 @@ class CfqGoalTest(unittest.TestCase):
         self.assertRegex(t, r'cfq\s+40.0\s+41.0\s+17.0\s+58.0\s+10.00x\s+'
                             r'0.97x')
         self.assertIn('equal slices, 50.0% each', t)
-        self.assertRegex(t, r'seq\s+30.0\s+120.5\s+20.00\s+sync\s+41\s+'
-                            r'100.0\n')
-        self.assertRegex(t, r'rand\s+20.0\s+missing\s+missing\s+missing\s+'
-                            r'missing\s+missing\n')
+        self.assertRegex(t, r'seq\s+45.0\s+30.0\s+120.5\s+20.00\s+sync\s+'
+                            r'41\s+100.0\n')
+        self.assertRegex(t, r'rand\s+missing\s+20.0\s+missing\s+missing\s+'
+                            r'missing\s+missing\s+missing\n')
         self.assertRegex(t, r'cfq\s+95.0\s+0.950x')
         self.assertRegex(t, r'weight 100: .*\s1.050x met')
         self.assertIn("2 readers' MB/s with a buffered writer >= 3x "
@@ -960,15 +973,30 @@ class BlkTimeTest(unittest.TestCase):
         self.assertAlmostEqual(t['kinds']['rand'], 0.5)
         self.assertAlmostEqual(t['pids']['300'], 0.05)
         # 101 is seq: one slice in sync, one in sync-noidle
+        # held: 0.9 to its expiry at 2.0, then 3.1 to the next queue's
+        # set_active at 3.3
         self.assertEqual(t['served']['seq'],
                          {'workloads': {'sync': 1, 'sync-noidle': 1},
-                          'slices_us': [100000, 60000]})
+                          'slices_us': [100000, 60000], 'held_s': 1.3})
         self.assertEqual(t['served']['rand'],
                          {'workloads': {'sync-noidle': 1},
-                          'slices_us': [40000]})
+                          'slices_us': [40000], 'held_s': 0.5})
         # unnamed queues by pid; realtime async, the idle class
         self.assertEqual(t['served']['300']['workloads'], {'rt async': 1})
         self.assertEqual(t['served']['400']['workloads'], {'idle': 1})
+        # 300 until 101's set_active; 400's turn the trace ends in: none
+        self.assertAlmostEqual(t['served']['300']['held_s'], 0.5)
+        self.assertEqual(t['served']['400']['held_s'], 0.0)
+
+    def test_cfq_held_only_own_expiry(self):
+        # another queue's expiry does not end the turn
+        t = parsers.cfq_served('\n'.join(
+            '  8,16   0        0     %s     0  m   N %s' % x for x in (
+                ('1.000000000', 'cfq7 set_active wl_class:1 wl_type:2'),
+                ('1.500000000', 'cfq8 expired empty'),
+                ('2.000000000', 'cfq7 expired slice'),
+                ('2.500000000', 'cfq7 expired slice'))))
+        self.assertEqual(t['7']['held_s'], 1.0)
 
     def test_merged_map_names(self):
         # two processes of one kind: their slices added up
@@ -1016,6 +1044,7 @@ class BlkTimeTest(unittest.TestCase):
                                'wl_type:1 class 2 prio 4')
         self.assertTrue(m[4].endswith(' 0  m   N cfq82 set_slice=100000 us'))
         t = parsers.parse_blk_time('\n'.join(['map 82 dd'] + m))
+        self.assertAlmostEqual(t['served']['dd'].pop('held_s'), 0.01634758)
         self.assertEqual(t['served']['dd'],
                          {'workloads': {'sync-noidle': 1, 'sync': 1},
                           'slices_us': [100000]})
