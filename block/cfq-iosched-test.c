@@ -1266,6 +1266,45 @@ static void cfq_sm_stale_idle_timer(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+/*
+ * The tree's think time is sampled from the queues' own requests: a seeky
+ * queue whose next request comes long after the tree's last completion
+ * makes it long (cfq_sm_noidle_end_long_think: then no idle at the end).
+ */
+static void cfq_sm_noidle_end_tree_sampled(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *seq, *rnd;
+	struct cfq_rb_root *st;
+	struct request *a, *b, *rq;
+	int i, j;
+
+	a = cfq_fix_seq_and_seeky(test, f, &seq, &rnd, &b);
+	st = rnd->service_tree;
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_EXPECT_FALSE(test, cfq_ttime_valid(&st->ttime) &&
+			   st->ttime.mean_ns > cfqd->slice_idle);
+	cfq_fix_drain(f);
+	for (i = 0; i < 8; i++) {
+		/* its completion was recorded on its tree: back-date it */
+		KUNIT_ASSERT_NE(test, st->ttime.last_end_ns, 0ULL);
+		st->ttime.last_end_ns -= 3 * cfqd->slice_idle;
+		a = cfq_fix_add(f, 1, FAR + (i + 1) * (1 << 21));
+		KUNIT_ASSERT_PTR_EQ(test, rnd->service_tree, st);
+		for (j = 0, rq = NULL; j < 4 && !rq; j++) {
+			rq = cfq_dispatch_request(f->hctx);
+			if (!rq)
+				cfq_fix_fire(f);
+		}
+		KUNIT_ASSERT_PTR_EQ(test, rq, a);
+		cfq_fix_done(f, a);
+	}
+	KUNIT_EXPECT_TRUE(test, cfq_ttime_valid(&st->ttime));
+	KUNIT_EXPECT_GT(test, st->ttime.mean_ns, cfqd->slice_idle);
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -1298,6 +1337,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_deep_noidle_end),
 	KUNIT_CASE(cfq_sm_noidle_end_long_think),
 	KUNIT_CASE(cfq_sm_noidle_end_thinker),
+	KUNIT_CASE(cfq_sm_noidle_end_tree_sampled),
 	KUNIT_CASE(cfq_sm_sync_write_noidle),
 	KUNIT_CASE(cfq_sm_deep_noidle_end_groups),
 	KUNIT_CASE(cfq_sm_stale_idle_timer),

@@ -1676,6 +1676,14 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		if (cfqq->ttime.last_end_ns && !cfqq->dispatched)
 			cfq_ttime_add(&cfqq->ttime, now - cfqq->ttime.last_end_ns,
 				      2 * READ_ONCE(cfqd->slice_idle));
+		/*
+		 * The workload's think time, for its idle at the end: on the
+		 * tree the queue is on, before its kind may change (as 4.x).
+		 */
+		st = cfq_kind_st(cfqq);
+		if (st->ttime.last_end_ns)
+			cfq_ttime_add(&st->ttime, now - st->ttime.last_end_ns,
+				      2 * READ_ONCE(cfqd->slice_idle));
 		cfq_update_seek(cfqd, cfqq, rq);
 		if (cic)
 			cfq_update_idle_window(cfqd, cfqq, cic);
@@ -1688,11 +1696,6 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		if (cfqq_on_rr(cfqq) && cfqq != active &&
 		    cfqq->wl_type != cfqq_type(cfqq))
 			cfq_service_tree_add(cfqd, cfqq, false, now);
-		/* the workload's think time, for its idle at the end */
-		st = cfq_kind_st(cfqq);
-		if (st->ttime.last_end_ns)
-			cfq_ttime_add(&st->ttime, now - st->ttime.last_end_ns,
-				      2 * READ_ONCE(cfqd->slice_idle));
 	}
 	if (!cfqq_class_idle(cfqq))
 		cfqd->last_busy_ns = now;
