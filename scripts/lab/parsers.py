@@ -343,6 +343,8 @@ def blktrace_messages(files):
                 break
             pdu = data[i + BLK_IO_TRACE.size:
                        i + BLK_IO_TRACE.size + pdu_len]
+            if len(pdu) < pdu_len:
+                break       # a record cut short: the file ends there
             i += BLK_IO_TRACE.size + pdu_len
             if not act & BLK_TN_NOTIFY:
                 first = t if first is None else min(first, t)
@@ -358,6 +360,23 @@ def blktrace_messages(files):
         out.append('%3d,%-3d %2d %8s %5d.%09d %5u %2s %3s %s' % (
             dev >> 20, dev & 0xfffff, cpu, '0', t // 10**9, t % 10**9, pid,
             'm', 'N', text))
+    return out
+
+
+def cfq_workload_key(name):
+    """The metric name of the fraction of a process's slices served in
+    workload NAME: 'in_sync_noidle', 'in_rt_sync', ..."""
+    return 'in_' + name.replace('-', '_').replace(' ', '_')
+
+
+def cfq_workload_names():
+    """Every workload name cfq_workload_name() gives, in its order."""
+    out = []
+    for c in range(len(CFQ_WL_CLASSES)):
+        for t in range(len(CFQ_WL_TYPES)):
+            n = cfq_workload_name(c, t)
+            if n not in out:
+                out.append(n)
     return out
 
 
@@ -478,7 +497,8 @@ def parse_blk_time(text):
         out['busy_s'] = None
         out['note'] = ('the trace lost events (%d unmatched, %s dropped by '
                        'blktrace): no time shares'
-                       % (unmatched, 'none' if not dropped else dropped))
+                       % (unmatched, 'an unknown number' if dropped is None
+                          else dropped or 'none'))
         return out
     for p, v in used.items():
         if p in names:

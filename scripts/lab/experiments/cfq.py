@@ -6,6 +6,7 @@ The guest side is cfq.sh, next to this file."""
 
 from experiment import Experiment, Part, goal_effects
 from experiments.ioc_random import IOC_GOAL, ioc_goals, ioc_table
+from parsers import cfq_workload_key, cfq_workload_names
 from report import cell, goal_lines, render
 from stats import (at_least, decimals_for, elevator_median, median_of,
                    ratio_verdict, within, workload_rows)
@@ -74,7 +75,8 @@ def served_in(r):
     that holds most of its slices (medians of the in_TYPE fractions), as
     cfq names it ('sync', 'sync-noidle', ...); None without cfq's
     messages."""
-    ins = {m[3:].replace('_', '-'): median_of(r, m)
+    names = {cfq_workload_key(n): n for n in cfq_workload_names()}
+    ins = {names.get(m, m[3:].replace('_', '-')): median_of(r, m)
            for m in r['metrics'] if m.startswith('in_')}
     ins = {k: v for k, v in ins.items() if v is not None}
     return max(sorted(ins), key=ins.get) if ins else None
@@ -97,8 +99,12 @@ def fair_goals(agg):
                  % round(100 * CFQ_FAIR_TOLERANCE), 'missing (not measured)')]
     groups = {}
     for r in rows:
+        # no disk time share: the trace lost events (or the process): its
+        # messages may be lost too
+        held = (median_of(r, 'held_share')
+                if median_of(r, 'time_share') is not None else None)
         groups.setdefault(served_in(r), []).append(
-            (str(r['config'].get('process')), median_of(r, 'held_share')))
+            (str(r['config'].get('process')), held))
     out = []
     for wl in sorted(groups, key=lambda w: (w is None, w or '')):
         procs = groups[wl]

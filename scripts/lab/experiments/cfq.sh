@@ -337,7 +337,7 @@ cfq_fair()
 	python3 - "$TEST_TMP" "${#kinds[@]}" "${kinds[@]%%:*}" <<'PY' >"$TEST_TMP/fair.rows"
 import json, os, sys
 sys.path.insert(0, os.path.join(os.environ['LAB_TOP'], 'scripts', 'lab'))
-from parsers import fio_jobs
+from parsers import cfq_workload_key, cfq_workload_names, fio_jobs
 d, n, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 try:
     t = json.load(open(d + '/fair.json'))
@@ -353,8 +353,10 @@ if t.get('dropped', 0) is None:
     print(json.dumps({'note': 'fair time: blktrace did not say whether it '
                       'dropped events'}))
 served = t.get('served') or {}
-# the time cfq gave the disk to anyone (from set_active to expiry)
-held = sum(v.get('held_s') or 0 for v in served.values())
+# the time cfq gave the disk to anyone (from set_active to expiry); none
+# from a trace that lost events (its messages may be among them)
+lossy = bool(t.get('note')) or t.get('dropped', 0) is None
+held = 0 if lossy else sum(v.get('held_s') or 0 for v in served.values())
 if not served:
     print(json.dumps({'note': 'fair time: the trace has no cfq messages: '
                       'no workload types'}))
@@ -381,8 +383,10 @@ for i, name in enumerate(names[:n]):
          'slices': n_sl if served else None,
          'slice_ms': (sum(sv['slices_us']) / len(sv['slices_us']) / 1e3
                       if sv.get('slices_us') else None)}
-    for w, c in wl.items():
-        m['in_' + w.replace('-', '_').replace(' ', '_')] = c / n_sl
+    # every type in every run (0 where it was not served), so that the
+    # medians over the runs compare alike
+    for w in (cfq_workload_names() if n_sl else []) + sorted(wl):
+        m[cfq_workload_key(w)] = wl.get(w, 0) / n_sl
     print(json.dumps({'config': {'workload': 'fair time', 'process': name,
                                  'elevator': 'cfq'},
                       'metrics': m}))
@@ -476,7 +480,7 @@ cfq_scale()
 			"$trace" <<'PY' >>"$BENCH_ROWS"
 import json, os, sys
 sys.path.insert(0, os.path.join(os.environ['LAB_TOP'], 'scripts', 'lab'))
-from parsers import fio_jobs, parse_blk_wait
+from parsers import cfq_workload_key, cfq_workload_names, fio_jobs, parse_blk_wait
 n, tl, idle = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 m = dict.fromkeys(('served', 'max_lat_ms', 'min_ios', 'mean_ios', 'iops'))
 w = parse_blk_wait(open(sys.argv[5]).read()) if sys.argv[6] == '1' else {}
