@@ -378,6 +378,13 @@ for i, name in enumerate(names[:n]):
     sv = served.get(name) or {}
     wl = sv.get('workloads') or {}
     n_sl = sum(wl.values())
+    if served and not n_sl:
+        print(json.dumps({'note': 'fair time: cfq\'s messages name no slice '
+                          'of %s: its workload type is missing' % name}))
+    elif n_sl and not sv.get('slices_us'):
+        print(json.dumps({'note': 'fair time: %s never started a slice (each '
+                          'of its turns ended before a completion): its '
+                          'slice length is missing' % name}))
     m = {'time_share': share, 'p99_ms': p99, 'read_MBps': mb,
          'held_share': (sv.get('held_s') or 0) / held if held else None,
          'slices': n_sl if served else None,
