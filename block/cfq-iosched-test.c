@@ -970,6 +970,26 @@ static struct request *cfq_fix_seq_and_seeky(struct kunit *test,
 }
 
 /*
+ * The seeky queue @rnd's read @a is sent, and the disk is held for @rnd
+ * while the read is out and, once it completed, by one idle: the
+ * sequential reader's request waits.
+ */
+static void cfq_fix_expect_end_idle(struct kunit *test, struct cfq_fix *f,
+				    struct cfq_queue *rnd, struct request *a)
+{
+	unsigned long idles = f->cfqd->stat_idle_starts;
+
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	/* its read at the disk: the sequential reader still waits */
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_PTR_EQ(test, f->cfqd->active_queue, rnd);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(rnd));
+	KUNIT_EXPECT_EQ(test, f->cfqd->stat_idle_starts, idles + 1);
+	cfq_fix_drain(f);
+}
+
+/*
  * The last queue of the SYNC_NOIDLE workload keeps the deep disk while a
  * sequential queue of its group waits in the SYNC workload, as 2.6 did,
  * so that the seeky queue is not sent away after each of its requests.
@@ -977,21 +997,11 @@ static struct request *cfq_fix_seq_and_seeky(struct kunit *test,
 static void cfq_sm_deep_noidle_end(struct kunit *test)
 {
 	struct cfq_fix *f = cfq_fix_new(test);
-	struct cfq_data *cfqd = f->cfqd;
 	struct cfq_queue *seq, *rnd;
 	struct request *a, *b;
-	unsigned long idles;
 
 	a = cfq_fix_seq_and_seeky(test, f, &seq, &rnd, &b);
-	idles = cfqd->stat_idle_starts;
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	/* its read at the disk: the sequential reader still waits */
-	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
-	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, rnd);
-	cfq_fix_done(f, a);
-	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(rnd));
-	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, idles + 1);
-	cfq_fix_drain(f);
+	cfq_fix_expect_end_idle(test, f, rnd, a);
 }
 
 /*
@@ -1038,7 +1048,6 @@ static void cfq_sm_noidle_end_thinker(struct kunit *test)
 	struct cfq_data *cfqd = f->cfqd;
 	struct cfq_queue *seq, *rnd;
 	struct request *a, *b;
-	unsigned long idles;
 	int i;
 
 	a = cfq_fix_seq_and_seeky(test, f, &seq, &rnd, &b);
@@ -1050,14 +1059,7 @@ static void cfq_sm_noidle_end_thinker(struct kunit *test)
 	}
 	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&rnd->ttime));
 	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&rnd->service_tree->ttime));
-	idles = cfqd->stat_idle_starts;
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
-	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, rnd);
-	cfq_fix_done(f, a);
-	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(rnd));
-	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, idles + 1);
-	cfq_fix_drain(f);
+	cfq_fix_expect_end_idle(test, f, rnd, a);
 }
 
 /*
