@@ -1664,26 +1664,30 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 	return cfqq_group_idle(cfqq) && !cfqq->next_rq;
 }
 
+/* A request arrived at @now: @tt's think time since its last completion. */
+static void cfq_ttime_arrival(struct cfq_data *cfqd, struct cfq_ttime *tt,
+			      u64 now)
+{
+	if (tt->last_end_ns)
+		cfq_ttime_add(tt, now - tt->last_end_ns,
+			      2 * READ_ONCE(cfqd->slice_idle));
+}
+
 /* @rq was queued in @cfqq: update what the scheduler knows of it. */
 static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			    struct request *rq, struct cfq_io_cq *cic, u64 now)
 {
 	struct cfq_queue *active = cfqd->active_queue;
-	struct cfq_rb_root *st;
 	enum cfq_wl_class c;
 
 	if (cfqq_sync(cfqq)) {
-		if (cfqq->ttime.last_end_ns && !cfqq->dispatched)
-			cfq_ttime_add(&cfqq->ttime, now - cfqq->ttime.last_end_ns,
-				      2 * READ_ONCE(cfqd->slice_idle));
+		if (!cfqq->dispatched)
+			cfq_ttime_arrival(cfqd, &cfqq->ttime, now);
 		/*
 		 * The workload's think time, for its idle at the end: on the
 		 * tree the queue is on, before its kind may change (as 4.x).
 		 */
-		st = cfq_kind_st(cfqq);
-		if (st->ttime.last_end_ns)
-			cfq_ttime_add(&st->ttime, now - st->ttime.last_end_ns,
-				      2 * READ_ONCE(cfqd->slice_idle));
+		cfq_ttime_arrival(cfqd, &cfq_kind_st(cfqq)->ttime, now);
 		cfq_update_seek(cfqd, cfqq, rq);
 		if (cic)
 			cfq_update_idle_window(cfqd, cfqq, cic);
