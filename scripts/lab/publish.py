@@ -36,7 +36,7 @@ import sys
 
 import figures
 from labpaths import TOP
-from report import spread_text, table
+from report import config_name, spread_text, table
 from runner import clock_name, lab_line
 from stats import spreads
 
@@ -355,11 +355,7 @@ def spread_cell(doc, metric):
     s = spreads(rows, metric)
     if not s:
         return ''
-    same = {k for k in rows[0]['config']
-            if all(r['config'].get(k) == rows[0]['config'][k]
-                   for r in rows)} if len(rows) > 1 else set()
-    where = ', '.join('%s=%s' % (k, v) for k, v in s[0][1].items()
-                      if k not in same)
+    where = config_name(s[0][1], rows)
     med = statistics.median(x for x, _ in s)
     return '%.3f%s / %.3f' % (s[0][0], ' (%s)' % where if where else '',
                               med)
@@ -383,20 +379,17 @@ def spread_table(runs, experiments):
 def spread_main(argv, experiments):
     """bench.py --spread LABEL=RUNDIR...: print spread_table()."""
     runs = []
-    for a in argv:
-        label, sep, d = a.partition('=')
-        if not sep or not label or not d:
-            sys.stderr.write('usage: bench.py --spread LABEL=RESULTS/RUN-ID '
-                             '[LABEL=RESULTS/RUN-ID...]\n')
-            return 2
+    parts = [a.partition('=') for a in argv]
+    if not parts or any(not (label and sep and d)
+                        for label, sep, d in parts):
+        sys.stderr.write('usage: bench.py --spread LABEL=RESULTS/RUN-ID '
+                         '[LABEL=RESULTS/RUN-ID...]\n')
+        return 2
+    for label, _, d in parts:
         try:
             runs.append((label, load_run(d, experiments)))
         except PublishError as ex:
             sys.stderr.write('[spread] %s\n' % ex)
             return 2
-    if not runs:
-        sys.stderr.write('usage: bench.py --spread LABEL=RESULTS/RUN-ID '
-                         '[LABEL=RESULTS/RUN-ID...]\n')
-        return 2
     sys.stdout.write('\n'.join(spread_table(runs, experiments)))
     return 0

@@ -13,24 +13,27 @@ from runner import lab_line
 from stats import ratios, spread
 
 
+def config_name(cfg, agg):
+    """A row's config named by the keys that tell agg's rows apart
+    ('k=v, ...'; every key when there is one row)."""
+    same = {k for k in agg[0]['config']
+            if all(r['config'].get(k) == agg[0]['config'][k] for r in agg)
+            } if len(agg) > 1 else set()
+    return ', '.join('%s=%s' % (k, v) for k, v in cfg.items()
+                     if k not in same)
+
+
 def spread_text(exp, agg):
     """One line per headline metric: the largest max/min of the runs."""
     sp = spread(agg, exp.columns)
     if not sp:
         return []
-    # name a config by the keys that tell the rows apart
-    same = {k for k in agg[0]['config']
-            if all(r['config'].get(k) == agg[0]['config'][k] for r in agg)}
-    if len(agg) == 1:
-        same = set()
     text = ['spread: max/min of the runs, the config where it is largest '
             '(a ratio closer to 1 than this is noise):']
     for m, h in exp.columns:
         if m in sp:
             x, cfg = sp[m]
-            text.append('  %-20s %.3f  (%s)' % (
-                h, x, ', '.join('%s=%s' % (k, v) for k, v in cfg.items()
-                                if k not in same)))
+            text.append('  %-20s %.3f  (%s)' % (h, x, config_name(cfg, agg)))
     return text
 
 
