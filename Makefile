@@ -65,11 +65,12 @@ run-args:
 
 # "make publish RUN=results/<run-id> [DRAFT=1]": write
 # Documentation/block/blk26-results.rst and its figures from a run
-# (scripts/lab/publish.py); a run below full size or without every
-# experiment is refused unless DRAFT=1.
+# (scripts/lab/publish.py), or from several (RUN='results/<a> results/<b>')
+# of one series commit and one kernel source; a run below full size or
+# without every experiment is refused unless DRAFT=1.
 publish:
-	@[ -n "$(RUN)" ] || { echo "usage: make publish RUN=results/<run-id> [DRAFT=1]" >&2; exit 2; }
-	$(LAB)/bench.py --publish '$(RUN)' $(if $(DRAFT),--draft)
+	@[ -n "$(RUN)" ] || { echo "usage: make publish RUN='results/<run-id> [results/<run-id>...]' [DRAFT=1]" >&2; exit 2; }
+	$(LAB)/bench.py --publish $(RUN) $(if $(DRAFT),--draft)
 
 series:
 	$(LAB)/series.sh

@@ -56,7 +56,8 @@ import time
 import publish
 from experiments import (anticipatory, bs_sweep, cfq, dbt2, ioc_random,
                          overview, raid0_dd, sg_segments, simhba_calibration)
-from kernels import kernel_entry, kernel_env, read_kernels, wanted_kernels
+from kernels import (built_tree, kernel_entry, kernel_env, read_kernels,
+                     wanted_kernels)
 from labpaths import TOP
 from parsers import run_parse
 from report import print_report, write_csv
@@ -183,7 +184,8 @@ def main(argv):
              total_min), flush=True)
     t0 = time.time()
     collected = {e.name: {'rows': [], 'status': [], 'ctx': {},
-                          'kernels': {}, 'lab': []} for e in exps}
+                          'kernels': {}, 'trees': {}, 'lab': []}
+                 for e in exps}
     for i, boot in enumerate(boots):
         kname = boot[0]
         if kname and kenv.get(kname) is None:
@@ -192,6 +194,7 @@ def main(argv):
             continue
         guest = os.path.join(outdir, 'guest-%d%s' % (
             i, '-' + kname if kname else ''))
+        tree = built_tree(kenv.get(kname) or {}, os.environ)
         rc, kernel, res = run_boot(boot, guest, runs, scale,
                                    kenv.get(kname) or {}, t0, prog,
                                    shift, seed, root)
@@ -203,6 +206,7 @@ def main(argv):
             c['rows'] += rows
             c['ctx'].update(ctx)
             c['kernels'][kname or 'default'] = kernel
+            c['trees'][kname or 'default'] = tree
             if st is None:
                 c['rows'].append({'note': 'the guest did not finish %s '
                                   '(boot status %d%s)' % (
@@ -229,6 +233,9 @@ def main(argv):
                'notes': notes, 'rows': agg}
         if len(c['kernels']) > 1 or (kernels and e.kernels):
             doc['kernels'] = c['kernels']
+        # the source the kernels were built from: which runs may be
+        # published together
+        doc['kernel_tree'] = c['trees']
         if c['ctx']:
             doc['setup'] = c['ctx']
         doc['machine'] = machine

@@ -90,3 +90,17 @@ def kernel_env(name, table, env, build_missing=False, log=None):
         return None, ('kernel configuration %s is not built (%s missing: '
                       '%s; %s)' % (name, img, how, k['desc']))
     return {'BUILD': build, 'KERNEL': k['variant']}, None
+
+
+def built_tree(envx, env):
+    """The git tree id of the kernel source a boot with env overrides envx
+    boots (build.sh writes it beside the objects), or None when the build
+    does not record one."""
+    build = envx.get('BUILD') or env.get('BUILD') or os.path.join(TOP,
+                                                                   'build')
+    variant = envx.get('KERNEL') or env.get('KERNEL') or 'default'
+    try:
+        with open(os.path.join(build, 'obj', variant, '.blk26-tree')) as fh:
+            return fh.read().strip() or None
+    except OSError:
+        return None

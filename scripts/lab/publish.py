@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The published results page: one bench run turned into
+"""The published results page: one bench run (or several that together
+hold each experiment once) turned into
 Documentation/block/blk26-results.rst, its figures copied beside it
 (blk26-results/NAME.png).
 
-  bench.py --publish RESULTS/RUN-ID [--draft] [--out FILE]
+  bench.py --publish RESULTS/RUN-ID [RESULTS/RUN-ID...] [--draft] [--out FILE]
   bench.py --spread LABEL=RESULTS/RUN-ID [LABEL=RESULTS/RUN-ID...]
 
 The second prints a table of the runs' spread: per experiment and
@@ -19,6 +20,12 @@ why), then per experiment its seed-format table, the seed's own table,
 its figure, the runs' spread and its notes.  Every figure on the page
 comes from the run's JSON or from scripts/lab/seeds.py; a value the run
 did not measure reads "missing".
+
+Several runs are one page only when they name one series commit and,
+each JSON, the kernel source it booted (kernel_tree: the git tree id
+build.sh records), the same one per kernel configuration: experiments
+run side by side on the counted clock (which the host's load does not
+move) then publish as one run.
 
 Only a full-size run of every experiment is published: with SCALE below
 1, an experiment missing or the machine not recorded, the page is
@@ -73,6 +80,46 @@ def load_run(rundir, experiments):
     return docs
 
 
+def load_runs(rundirs, experiments):
+    """({name: JSON document}, {name: its results directory}) over one or
+    more runs; raises PublishError as load_run does, and when two of them
+    hold the same experiment."""
+    docs, where = {}, {}
+    for rundir in rundirs:
+        for name, doc in load_run(rundir, experiments).items():
+            if name in docs:
+                raise PublishError('%s is in both %s and %s: give one run of '
+                                   'each experiment' % (name, where[name],
+                                                        rundir))
+            docs[name], where[name] = doc, rundir
+    return docs, where
+
+
+def tree_reasons(docs):
+    """Why the runs may not be one page: several run ids are one only when
+    every JSON names the kernel source it booted (kernel_tree) and they
+    name the same per kernel configuration."""
+    ids = sorted({str(d['run']) for d in docs.values() if d.get('run')})
+    if len(ids) < 2:
+        return []
+    bare = sorted(n for n, d in docs.items() if not d.get('kernel_tree') or
+                  None in d['kernel_tree'].values())
+    if bare:
+        return ['%d run ids (%s), and the kernel source is not recorded '
+                '(kernel_tree) in: %s' % (len(ids), ', '.join(ids),
+                                          ', '.join(bare))]
+    out = []
+    trees = {}
+    for d in docs.values():
+        for k, t in d['kernel_tree'].items():
+            trees.setdefault(k, set()).add(t)
+    for k, ts in sorted(trees.items()):
+        if len(ts) > 1:
+            out.append('the runs booted %d kernel sources as %s: %s'
+                       % (len(ts), k, ', '.join(sorted(ts))))
+    return out
+
+
 def draft_reasons(docs, experiments):
     """Why the run is no full-size run of every experiment: [] when it
     is one."""
@@ -92,11 +139,11 @@ def draft_reasons(docs, experiments):
         out.append('experiments missing: %s' % ', '.join(gone))
     if not any(d.get('machine') for d in docs.values()):
         out.append('the machine is not recorded in the JSON')
-    for key, what in (('run', 'run ids'), ('series', 'series commits')):
-        seen = sorted({str(d[key]) for d in docs.values() if d.get(key)})
-        if len(seen) > 1:
-            out.append('the JSONs name %d %s: %s' % (len(seen), what,
-                                                     ', '.join(seen)))
+    seen = sorted({str(d['series']) for d in docs.values() if d.get('series')})
+    if len(seen) > 1:
+        out.append('the JSONs name %d series commits: %s'
+                   % (len(seen), ', '.join(seen)))
+    out += tree_reasons(docs)
     dirty = sorted({d['series'] for d in docs.values()
                     if str(d.get('series', '')).endswith('-dirty')})
     if dirty:
@@ -252,13 +299,23 @@ def section(e, doc, run_id, peers, figdir, pngs):
     return out + ['']
 
 
-def page(run_id, docs, experiments, reasons, figdir, pngs):
-    """The page's text."""
-    title = 'blk26 results: bench run %s%s' % (run_id,
-                                               ' (DRAFT)' if reasons else '')
+def run_ids(docs, where):
+    """{run id: [experiments]} in order of the runs: a JSON without one
+    is known by its directory's name."""
+    out = {}
+    for n, d in docs.items():
+        rid = str(d.get('run') or os.path.basename(os.path.abspath(where[n])))
+        out.setdefault(rid, []).append(n)
+    return dict(sorted(out.items()))
+
+
+def page(runs, docs, experiments, reasons, figdir, pngs):
+    """The page's text; runs is run_ids()."""
+    title = 'blk26 results: bench run%s %s%s' % (
+        's'[:len(runs) > 1], ', '.join(runs), ' (DRAFT)' if reasons else '')
     out = ['.. SPDX-License-Identifier: GPL-2.0', '',
-           '.. Written by "make publish RUN=results/%s"; do not edit.'
-           % run_id, '',
+           '.. Written by "make publish RUN=\'%s\'"; do not edit.'
+           % ' '.join('results/' + r for r in runs), '',
            '=' * len(title), title, '=' * len(title), '']
     if reasons:
         out += ['**DRAFT**: not a full-size run of every experiment (%s).'
@@ -269,9 +326,22 @@ def page(run_id, docs, experiments, reasons, figdir, pngs):
                 list((d.get('kernels') or {}).values()):
             if str(k) not in kern:
                 kern.append(str(k))
-    out += [':Run: %s' % esc(run_id),
-            ':Date: %s' % esc(run_date(run_id)),
-            ':Kernel: %s' % esc(', '.join(kern)),
+    if len(runs) == 1:
+        rid = next(iter(runs))
+        out += [':Run: %s' % esc(rid), ':Date: %s' % esc(run_date(rid))]
+    else:
+        out += [':Runs: %s' % esc('; '.join('%s (%s)' % (r, ', '.join(ns))
+                                            for r, ns in runs.items())),
+                ':Dates: %s' % esc('; '.join('%s: %s' % (r, run_date(r))
+                                             for r in runs))]
+    trees = []
+    for d in docs.values():
+        for k, t in sorted((d.get('kernel_tree') or {}).items()):
+            if '%s %s' % (k, t) not in trees:
+                trees.append('%s %s' % (k, t))
+    out += [':Kernel: %s' % esc(', '.join(kern)),
+            ':Kernel source tree: %s' % esc(', '.join(trees) or
+                                            'not recorded'),
             ':Series commit: %s' % esc(values(docs, 'series')),
             ':Clock: %s' % esc(clock_text(docs)),
             ':RUNS: %s' % esc(values(docs, 'runs')),
@@ -289,17 +359,19 @@ def page(run_id, docs, experiments, reasons, figdir, pngs):
                       summary_rows(docs, experiments), [8, 26, 14, 14, 10, 28])
     out += heading('The experiments', '=')
     for e in experiments:
-        out += section(e, docs.get(e.name), run_id, docs, figdir, pngs)
+        doc = docs.get(e.name)
+        out += section(e, doc, (doc or {}).get('run') or '', docs, figdir,
+                       pngs)
     while out and out[-1] == '':
         out.pop()
     return '\n'.join(out) + '\n'
 
 
-def publish(rundir, out, draft, experiments):
-    """Write the page for rundir to out and its figures beside it;
-    (exit status, message)."""
+def publish(rundirs, out, draft, experiments):
+    """Write the page for one or more runs to out and its figures beside
+    it; (exit status, message)."""
     try:
-        docs = load_run(rundir, experiments)
+        docs, where = load_runs(rundirs, experiments)
     except PublishError as ex:
         return 2, str(ex)
     reasons = draft_reasons(docs, experiments)
@@ -307,19 +379,16 @@ def publish(rundir, out, draft, experiments):
         return 2, ('not a full-size run of every experiment (%s): nothing '
                    'written; --draft (make publish DRAFT=1) writes a page '
                    'marked DRAFT' % '; '.join(reasons))
-    ids = {d['run'] for d in docs.values() if d.get('run')}
-    run_id = ids.pop() if len(ids) == 1 else \
-        os.path.basename(os.path.abspath(rundir))
     figdir = os.path.splitext(out)[0]
     pngs = [n for n in docs
-            if os.path.isfile(os.path.join(rundir, n + '.png'))]
-    text = page(run_id, docs, experiments, reasons,
+            if os.path.isfile(os.path.join(where[n], n + '.png'))]
+    text = page(run_ids(docs, where), docs, experiments, reasons,
                 os.path.basename(figdir), pngs)
     os.makedirs(figdir, exist_ok=True)
     for e in experiments:
         dst = os.path.join(figdir, e.name + '.png')
         if e.name in pngs:
-            shutil.copyfile(os.path.join(rundir, e.name + '.png'), dst)
+            shutil.copyfile(os.path.join(where[e.name], e.name + '.png'), dst)
         elif os.path.exists(dst):
             os.unlink(dst)
     with open(out, 'w') as fh:
@@ -332,7 +401,10 @@ def main(argv, experiments):
     ap = argparse.ArgumentParser(
         prog='bench.py --publish',
         description='write the results page of a bench run')
-    ap.add_argument('run', help='results/<run-id>')
+    ap.add_argument('run', nargs='+',
+                    help='results/<run-id>: one, or several that together '
+                    'hold each experiment once, of one series commit and '
+                    'one kernel source')
     ap.add_argument('--draft', action='store_true',
                     help='write the page of a smaller or partial run, '
                     'marked DRAFT')

@@ -1658,6 +1658,24 @@ class MainTest(unittest.TestCase):
                                       {'MBps': 3}}], '0', {})
         self.assertEqual(self.main(['overview,ioc-random'])[0], 0)
 
+    def test_kernel_source_recorded(self):
+        # the tree id build.sh left beside the objects the boot used
+        obj = os.path.join(self.dir, 'build', 'obj', 'default')
+        os.makedirs(obj)
+        with open(os.path.join(obj, '.blk26-tree'), 'w') as fh:
+            fh.write('0123abcd\n')
+        self.guest['ioc-random'] = ([{'config': {'N': 2}, 'metrics':
+                                      {'MBps': 3}}], '0', {})
+        build = os.path.join(self.dir, 'build')
+        docs = self.main(['ioc-random'], BUILD=build)[3]
+        self.assertEqual(docs['ioc-random']['kernel_tree'],
+                         {'default': '0123abcd'})
+        # a build without it: not recorded, not guessed
+        os.unlink(os.path.join(obj, '.blk26-tree'))
+        docs = self.main(['ioc-random'], BUILD=build)[3]
+        self.assertEqual(docs['ioc-random']['kernel_tree'],
+                         {'default': None})
+
     def test_unbuilt_kernel_configuration_is_a_note(self):
         def kernel_env(name, table, env, build_missing=False, log=None):
             if name == 'base':

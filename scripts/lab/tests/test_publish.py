@@ -76,12 +76,13 @@ class PublishTest(unittest.TestCase):
         for e in bench.EXPERIMENTS:
             self.edit(e.name, one)
 
-    def publish(self, *args):
-        """(status, message, the page or None)."""
+    def publish(self, *args, runs=None):
+        """(status, message, the page or None) of publishing runs (the
+        run of setUp when None)."""
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
-            st = bench.main(['--publish', self.run, '--out', self.out] +
-                            list(args))
+            st = bench.main(['--publish'] + (runs or [self.run]) +
+                            ['--out', self.out] + list(args))
         page = None
         if os.path.exists(self.out):
             with open(self.out) as fh:
@@ -182,6 +183,76 @@ class PublishTest(unittest.TestCase):
         st, msg, _ = self.publish('--draft')
         self.assertEqual(st, 2)
         self.assertIn('not the results JSON of overview', msg)
+        self.assertNothingWritten()
+
+    # --- several runs --------------------------------------------------------
+
+    SECOND = '20261202-030405'
+    MOVED = ('dbt2', 'cfq')
+
+    def split_run(self, tree2='t1'):
+        """Move MOVED to a second run (its own id and figures); every JSON
+        names kernel source t1, the second run's tree2."""
+        self.full_size()
+        for e in bench.EXPERIMENTS:
+            self.edit(e.name, lambda d: d.update(kernel_tree={'default':
+                                                              't1'}))
+        self.run2 = os.path.join(self.tmp, 'results', self.SECOND)
+        os.makedirs(self.run2)
+        for n in self.MOVED:
+            self.edit(n, lambda d: d.update(run=self.SECOND, kernel_tree={
+                'default': tree2}))
+            for ext in ('.json', '.png'):
+                shutil.move(os.path.join(self.run, n + ext), self.run2)
+            with open(os.path.join(self.run2, n + '.png'), 'wb') as fh:
+                fh.write(b'\x89PNG second run\'s ' + n.encode())
+
+    def publish2(self, *args):
+        return self.publish(*args, runs=[self.run, self.run2])
+
+    def test_two_runs_of_one_kernel_source(self):
+        self.split_run()
+        st, msg, page = self.publish2()
+        self.assertEqual(st, 0, msg)
+        self.assertNotIn('DRAFT', page)
+        self.assertIn('bench runs %s, %s' % (RUN_ID, self.SECOND), page)
+        self.assertIn(':Runs: %s (' % RUN_ID, page)
+        self.assertIn('; %s (cfq, dbt2)' % self.SECOND, page)
+        self.assertIn(':Dates: %s: 2026-12-01 01:02:03' % RUN_ID, page)
+        self.assertIn('%s: 2026-12-02 03:04:05' % self.SECOND, page)
+        self.assertIn(':Kernel source tree: default t1', page)
+        for n in self.MOVED:
+            with open(os.path.join(self.figs, n + '.png'), 'rb') as fh:
+                self.assertEqual(fh.read(), b'\x89PNG second run\'s ' +
+                                 n.encode())
+        with open(os.path.join(self.figs, 'overview.png'), 'rb') as fh:
+            self.assertEqual(fh.read(), b'\x89PNG figure of overview')
+
+    def test_two_runs_of_two_kernel_sources_refused(self):
+        self.split_run(tree2='t2')
+        st, msg, _ = self.publish2()
+        self.assertEqual(st, 2)
+        self.assertIn('the runs booted 2 kernel sources as default: t1, t2',
+                      msg)
+        self.assertNothingWritten()
+
+    def test_two_runs_without_kernel_source_refused(self):
+        self.split_run()
+        self.edit('overview', lambda d: d.pop('kernel_tree'))
+        st, msg, _ = self.publish2()
+        self.assertEqual(st, 2)
+        self.assertIn('2 run ids (%s, %s), and the kernel source is not '
+                      'recorded (kernel_tree) in: overview'
+                      % (RUN_ID, self.SECOND), msg)
+        self.assertNothingWritten()
+
+    def test_two_runs_of_one_experiment_refused(self):
+        self.split_run()
+        shutil.copy(os.path.join(self.run2, 'cfq.json'), self.run)
+        st, msg, _ = self.publish2('--draft')
+        self.assertEqual(st, 2)
+        self.assertIn('cfq is in both %s and %s' % (self.run, self.run2),
+                      msg)
         self.assertNothingWritten()
 
     # --- a full-size run ---------------------------------------------------
