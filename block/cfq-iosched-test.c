@@ -1269,6 +1269,117 @@ static void cfq_sm_stale_idle_timer(struct kunit *test)
 }
 
 /*
+ * A seek, as 2.6.33 measured it: on a disk more than 800 sectors (400
+ * KiB) from the end of the previous request; on an SSD a request under
+ * 64 sectors (32 KiB), wherever it is.
+ */
+static void cfq_sm_seek_distance(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_queue *near, *far;
+	struct request *rq;
+
+	cfq_fix_add(f, 0, 1000);
+	cfq_fix_add(f, 0, 1008 + 800);		/* 800 sectors on: close */
+	cfq_fix_add(f, 1, 1 << 20);
+	cfq_fix_add(f, 1, (1 << 20) + 8 + 801);	/* 801 on: a seek */
+	near = cfq_fix_sync_queue(f, 0);
+	far = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_TRUE(test, near && far);
+	KUNIT_EXPECT_EQ(test, near->seek_samples, 1U);
+	KUNIT_EXPECT_EQ(test, near->seek_history, 0U);
+	KUNIT_EXPECT_EQ(test, far->seek_samples, 1U);
+	KUNIT_EXPECT_EQ(test, far->seek_history, 1U);
+	cfq_fix_drain(f);
+
+	/* an SSD: 16 KiB is small I/O, 32 KiB is not */
+	f->q->limits.features &= ~BLK_FEAT_ROTATIONAL;
+	rq = cfq_fix_rq(f, 2, 5000, 0);
+	rq->__data_len = 32 << SECTOR_SHIFT;
+	cfq_fix_insert(f, rq, 0);
+	rq = cfq_fix_rq(f, 2, 5000, 0);
+	rq->__data_len = 64 << SECTOR_SHIFT;
+	cfq_fix_insert(f, rq, 0);
+	KUNIT_EXPECT_EQ(test, cfq_fix_sync_queue(f, 2)->seek_samples, 2U);
+	KUNIT_EXPECT_EQ(test, cfq_fix_sync_queue(f, 2)->seek_history, 2U);
+	cfq_fix_drain(f);
+}
+
+/*
+ * A seeky queue that once kept 4 requests queued idles anyway (2.6.33's
+ * "deep" queues) on an NCQ disk, where it would not otherwise.
+ */
+static struct cfq_queue *cfq_fix_deep_seeky(struct cfq_fix *f,
+					    struct request **rq, int n)
+{
+	struct cfq_queue *cfqq;
+	int i;
+
+	f->q->queue_depth = 32;
+	f->cfqd->hw_tag = 1;
+	for (i = 0; i < n; i++)
+		rq[i] = cfq_fix_add(f, 0, FAR + i * (1 << 21));
+	cfqq = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(f->test, cfqq);
+	KUNIT_EXPECT_TRUE(f->test, cfq_seeky(cfqq->seek_history,
+					     cfqq->seek_samples));
+	KUNIT_ASSERT_TRUE(f->test, cfqq_deep(cfqq));
+	KUNIT_ASSERT_TRUE(f->test, cfqq_idle_window(cfqq));
+	return cfqq;
+}
+
+/*
+ * Run dry in the first half of its slice, the deep queue is served
+ * faster than it sends: it loses the exemption and its idle window.
+ */
+static void cfq_sm_deep_queue_runs_dry(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct request *rq[4], *b, *r;
+	struct cfq_queue *q0;
+	int i;
+
+	q0 = cfq_fix_deep_seeky(f, rq, 4);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq[0]);
+	/* another process waits, in another workload: no preemption */
+	b = cfq_fix_add(f, 1, 1000);
+	for (i = 1; i < 4; i++)
+		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq[i]);
+	/* all four at the disk, none completed: dispatch decides again */
+	r = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_FALSE(test, cfqq_deep(q0));
+	KUNIT_EXPECT_FALSE(test, cfqq_idle_window(q0));
+	for (i = 0; i < 4; i++)
+		cfq_fix_done(f, rq[i]);
+	if (r) {
+		KUNIT_EXPECT_PTR_EQ(test, r, b);
+		cfq_fix_done(f, r);
+	}
+	cfq_fix_drain(f);
+}
+
+/* An idle period of the deep queue that ends without a request ends it. */
+static void cfq_sm_deep_queue_idle_in_vain(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct request *rq[4];
+	struct cfq_queue *q0;
+	int i;
+
+	q0 = cfq_fix_deep_seeky(f, rq, 4);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq[i]);
+	for (i = 0; i < 4; i++)
+		cfq_fix_done(f, rq[i]);
+	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q0));
+	KUNIT_EXPECT_TRUE(test, cfqq_deep(q0));
+	cfq_fix_fire(f);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_IDLE_TIMEOUT), 1UL);
+	KUNIT_EXPECT_FALSE(test, cfqq_deep(q0));
+	cfq_fix_drain(f);
+}
+
+/*
  * The tree's think time is sampled from the queues' own requests: a seeky
  * queue whose next request comes long after the tree's last completion
  * makes it long (cfq_sm_noidle_end_long_think: then no idle at the end).
@@ -1334,6 +1445,9 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_preempt_rt),
 	KUNIT_CASE(cfq_sm_has_work),
 	KUNIT_CASE(cfq_sm_deep_new_queue),
+	KUNIT_CASE(cfq_sm_seek_distance),
+	KUNIT_CASE(cfq_sm_deep_queue_runs_dry),
+	KUNIT_CASE(cfq_sm_deep_queue_idle_in_vain),
 	KUNIT_CASE(cfq_sm_shallow_early_seek),
 	KUNIT_CASE(cfq_sm_preempt_keeps_workload),
 	KUNIT_CASE(cfq_sm_deep_noidle_end),

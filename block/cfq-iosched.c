@@ -82,8 +82,13 @@
 #define CFQ_MIN_CHARGE_NS		(NSEC_PER_MSEC / 10)
 /* The idle class waits this long after other I/O. */
 #define CFQ_IDLE_DELAY_NS		(200 * NSEC_PER_MSEC)
-/* A seek: more than 8 MiB away (see cfq_seeky() for "seeky"). */
-#define CFQ_SEEK_THR_SECTORS		(8 * 1024 * 2)
+/*
+ * A seek: more than 800 sectors (400 KiB) from the previous request, on
+ * an SSD a request under 64 sectors (32 KiB): 2.6.33's CFQQ_SEEK_THR and
+ * CFQQ_SECT_THR_NONROT (see cfq_seeky() for "seeky").
+ */
+#define CFQ_SEEK_THR_SECTORS		800
+#define CFQ_SEEK_THR_NONROT_SECTORS	64
 /* hw_tag: a device holding this many requests has a deep queue. */
 #define CFQ_HW_QUEUE_MIN		5
 #define CFQ_HW_TAG_SAMPLES		50
@@ -868,8 +873,8 @@ static void cfq_update_seek(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	bool seeky;
 
 	cfqq->last_pos = pos + blk_rq_sectors(rq);
-	if (blk_queue_nonrot(cfqd->q))
-		seeky = blk_rq_sectors(rq) < 32;	/* small I/O costs an SSD */
+	if (blk_queue_nonrot(cfqd->q))		/* small I/O costs an SSD */
+		seeky = blk_rq_sectors(rq) < CFQ_SEEK_THR_NONROT_SECTORS;
 	else if (last)
 		seeky = (pos > last ? pos - last : last - pos) > CFQ_SEEK_THR_SECTORS;
 	else
@@ -877,6 +882,16 @@ static void cfq_update_seek(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->seek_history = cfq_seek_push(cfqq->seek_history, seeky);
 	if (cfqq->seek_samples < 32)
 		cfqq->seek_samples++;
+}
+
+/*
+ * Is @cfqq seeky?  On a deep device judged from the requests it has made
+ * so far, elsewhere over 2.6's full window (see cfq_update_idle_window()).
+ */
+static bool cfqq_seeky(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	return cfq_seeky(cfqq->seek_history,
+			 cfq_deep(cfqd) ? cfqq->seek_samples : 32);
 }
 
 /*
@@ -923,9 +938,7 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 		idle = false;
 	else if (!atomic_read(&cic->icq.ioc->active_ref) ||
 		 !READ_ONCE(cfqd->slice_idle) ||
-		 (!cfqq_deep(cfqq) &&
-		  cfq_seeky(cfqq->seek_history,
-			    cfq_deep(cfqd) ? cfqq->seek_samples : 32)))
+		 (!cfqq_deep(cfqq) && cfqq_seeky(cfqd, cfqq)))
 		idle = false;
 	else if (cfq_ttime_valid(&cfqq->ttime))
 		idle = cfqq->ttime.mean_ns <= READ_ONCE(cfqd->slice_idle);
@@ -1254,6 +1267,20 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	/* Empty: idling, or about to idle once its requests complete. */
 	if (cfqq_wait_request(cfqq))
 		return NULL;
+	/*
+	 * A seeky queue that idles (because it once kept a deep queue, see
+	 * cfq_update_idle_window()) and ran dry in the first half of its
+	 * slice: the device serves it faster than it sends.  It loses that
+	 * exemption and its idle window, as in 2.6.33 to 4.x.
+	 */
+	if (cfqq_idle_window(cfqq) && cfqq_seeky(cfqd, cfqq) &&
+	    (cfqq_slice_new(cfqq) ||
+	     cfqq->slice_end - now > now - cfqq->slice_start)) {
+		cfqq_clear_deep(cfqq);
+		cfqq_clear_idle_window(cfqq);
+		blk_add_trace_msg(cfqd->q, "cfq%d idle=0 (not deep)",
+				  cfqq->pid);
+	}
 	if (cfqq->dispatched && (cfq_should_idle(cfqd, cfqq) ||
 				 cfq_should_group_idle(cfqd, cfqq)))
 		return NULL;
@@ -1427,6 +1454,12 @@ VISIBLE_IF_KUNIT enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer)
 			return HRTIMER_NORESTART;
 		}
 		cfqq_clear_wait_request(cfqq);
+		/*
+		 * A wait in vain: a queue that once kept a deep queue is
+		 * judged by its seeks again (2.6.33 to 4.x).
+		 */
+		if (!cfqq->next_rq)
+			cfqq_clear_deep(cfqq);
 		/* Requests arrived meanwhile but did not end the wait. */
 		if (!cfqq->next_rq || cfq_slice_used(cfqq, now))
 			cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_IDLE_TIMEOUT,
