@@ -24,13 +24,15 @@
  *   slice_idle and it is not seeky; the SYNC_NOIDLE workload idles once,
  *   at its end.  On a device that keeps a deep queue busy (hw_tag) the
  *   latter only while other workloads of the group wait: an array serves
- *   seeky queues' requests in parallel.  A deep SSD does not idle.
+ *   seeky queues' requests in parallel.  On a deep SSD no queue or
+ *   workload idles (a group may).
  * - Groups.  Queues belong to a group (a cgroup, with
  *   CONFIG_CFQ_GROUP_IOSCHED; else the root group).  Groups take turns by
  *   virtual disk time: the time a group's queues used, divided by its
  *   weight.  group_idle keeps the disk for a group whose last queue ran
- *   dry, unless the device is deep and the queue seeky: that is the fix
- *   for the striped-array collapse of 2.6's group idling.
+ *   dry while other groups wait, unless the device is deep and the queue
+ *   has no idle window (seeky): that is the fix for the striped-array
+ *   collapse of 2.6's group idling.
  *
  * blk-mq pulls requests: dispatch_request() returns one or none.  Idling
  * means has_work() says no and an hrtimer reruns the queue; every decision
@@ -1166,7 +1168,8 @@ static struct cfq_queue *cfq_next_queue(struct cfq_data *cfqd, u64 now)
  * A group whose busy queues are all seeky (a striped array's random
  * readers, one group each or all in one) does not idle: the device
  * serves them in parallel (seed 002's collapse; cfq_should_group_idle()).
- * A deep SSD does not idle at all (2.6's rule).
+ * On a deep SSD no queue or workload idles (2.6.33 and 4.x; group_idle
+ * may still hold the disk there, as in 4.x: cfq_should_group_idle()).
  */
 static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
