@@ -1307,7 +1307,8 @@ static void cfq_sm_seek_distance(struct kunit *test)
 
 /*
  * A seeky queue that once kept 4 requests queued idles anyway (2.6.33's
- * "deep" queues) on an NCQ disk, where it would not otherwise.
+ * "deep" queues) on an NCQ disk, where it would not otherwise.  With 6
+ * requests it has seeked 5 times: seeky over 2.6's full window too.
  */
 static struct cfq_queue *cfq_fix_deep_seeky(struct cfq_fix *f,
 					    struct request **rq, int n)
@@ -1335,48 +1336,123 @@ static struct cfq_queue *cfq_fix_deep_seeky(struct cfq_fix *f,
 static void cfq_sm_deep_queue_runs_dry(struct kunit *test)
 {
 	struct cfq_fix *f = cfq_fix_new(test);
-	struct request *rq[4], *b, *r;
+	struct request *rq[6], *b, *r;
 	struct cfq_queue *q0;
 	int i;
 
-	q0 = cfq_fix_deep_seeky(f, rq, 4);
+	q0 = cfq_fix_deep_seeky(f, rq, 6);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq[0]);
 	/* another process waits, in another workload: no preemption */
 	b = cfq_fix_add(f, 1, 1000);
-	for (i = 1; i < 4; i++)
+	for (i = 1; i < 6; i++)
 		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq[i]);
-	/* all four at the disk, none completed: dispatch decides again */
+	/* all six at the disk, none completed: dispatch decides again */
 	r = cfq_dispatch_request(f->hctx);
 	KUNIT_EXPECT_FALSE(test, cfqq_deep(q0));
 	KUNIT_EXPECT_FALSE(test, cfqq_idle_window(q0));
-	for (i = 0; i < 4; i++)
+	/* still the only queue of its workload: the disk waits for it */
+	KUNIT_EXPECT_NULL(test, r);
+	for (i = 0; i < 6; i++)
 		cfq_fix_done(f, rq[i]);
-	if (r) {
-		KUNIT_EXPECT_PTR_EQ(test, r, b);
+	if (r)
 		cfq_fix_done(f, r);
-	}
 	cfq_fix_drain(f);
+	KUNIT_EXPECT_NULL(test, b->elv.priv[0]);
 }
 
-/* An idle period of the deep queue that ends without a request ends it. */
+/*
+ * The same queue run dry after its slice started: before half of it the
+ * exemption goes, after half it stays (the queue kept the device busy).
+ * A deep queue that is not seeky keeps its idle window either way.
+ */
+static void cfq_sm_deep_queue_half_slice(struct kunit *test)
+{
+	static const struct {
+		bool seeky, late, keeps;
+	} cases[] = {
+		{ true, false, false },
+		{ true, true, true },
+		{ false, false, true },
+	};
+	unsigned int c;
+
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		struct cfq_fix *f = cfq_fix_new(test);
+		struct request *rq[6], *b;
+		struct cfq_queue *q0;
+		u64 now, len;
+		int i;
+
+		if (cases[c].seeky) {
+			q0 = cfq_fix_deep_seeky(f, rq, 6);
+		} else {
+			f->q->queue_depth = 32;
+			f->cfqd->hw_tag = 1;
+			for (i = 0; i < 6; i++)
+				rq[i] = cfq_fix_add(f, 0, 1000 + 8 * i);
+			q0 = cfq_fix_sync_queue(f, 0);
+			KUNIT_ASSERT_NOT_NULL(test, q0);
+			KUNIT_ASSERT_TRUE(test, cfqq_deep(q0));
+			KUNIT_ASSERT_TRUE(test, cfqq_idle_window(q0));
+		}
+		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq[0]);
+		/* its first completion starts the slice */
+		cfq_fix_done(f, rq[0]);
+		KUNIT_ASSERT_FALSE(test, cfqq_slice_new(q0));
+		b = cfq_fix_add(f, 1, FAR / 2);
+		for (i = 1; i < 6; i++)
+			KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx),
+					    rq[i]);
+		/* the slice's first or second half */
+		now = ktime_get_ns();
+		len = q0->slice_end - q0->slice_start;
+		q0->slice_start = now;
+		if (cases[c].late)
+			q0->slice_start -= len * 3 / 4;
+		q0->slice_end = q0->slice_start + len;
+		KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+		KUNIT_EXPECT_EQ_MSG(test, cfqq_deep(q0), cases[c].keeps,
+				    "case %u", c);
+		KUNIT_EXPECT_EQ_MSG(test, cfqq_idle_window(q0),
+				    cases[c].keeps, "case %u", c);
+		for (i = 1; i < 6; i++)
+			cfq_fix_done(f, rq[i]);
+		cfq_fix_drain(f);
+		KUNIT_EXPECT_NULL(test, b->elv.priv[0]);
+	}
+}
+
+/*
+ * An idle period of the deep queue that ends without a request within its
+ * slice ends it; one that ends with the slice keeps it (as 2.6.33 to 4.x).
+ */
 static void cfq_sm_deep_queue_idle_in_vain(struct kunit *test)
 {
-	struct cfq_fix *f = cfq_fix_new(test);
-	struct request *rq[4];
-	struct cfq_queue *q0;
-	int i;
+	int used;
 
-	q0 = cfq_fix_deep_seeky(f, rq, 4);
-	for (i = 0; i < 4; i++)
-		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq[i]);
-	for (i = 0; i < 4; i++)
-		cfq_fix_done(f, rq[i]);
-	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q0));
-	KUNIT_EXPECT_TRUE(test, cfqq_deep(q0));
-	cfq_fix_fire(f);
-	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_IDLE_TIMEOUT), 1UL);
-	KUNIT_EXPECT_FALSE(test, cfqq_deep(q0));
-	cfq_fix_drain(f);
+	for (used = 0; used < 2; used++) {
+		struct cfq_fix *f = cfq_fix_new(test);
+		struct request *rq[4];
+		struct cfq_queue *q0;
+		int i;
+
+		q0 = cfq_fix_deep_seeky(f, rq, 4);
+		for (i = 0; i < 4; i++)
+			KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx),
+					    rq[i]);
+		for (i = 0; i < 4; i++)
+			cfq_fix_done(f, rq[i]);
+		KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q0));
+		KUNIT_EXPECT_TRUE(test, cfqq_deep(q0));
+		if (used)
+			q0->slice_end = ktime_get_ns();
+		cfq_fix_fire(f);
+		KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_IDLE_TIMEOUT),
+				1UL);
+		KUNIT_EXPECT_EQ_MSG(test, cfqq_deep(q0), !!used,
+				    "slice used: %d", used);
+		cfq_fix_drain(f);
+	}
 }
 
 /*
@@ -1447,6 +1523,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_deep_new_queue),
 	KUNIT_CASE(cfq_sm_seek_distance),
 	KUNIT_CASE(cfq_sm_deep_queue_runs_dry),
+	KUNIT_CASE(cfq_sm_deep_queue_half_slice),
 	KUNIT_CASE(cfq_sm_deep_queue_idle_in_vain),
 	KUNIT_CASE(cfq_sm_shallow_early_seek),
 	KUNIT_CASE(cfq_sm_preempt_keeps_workload),

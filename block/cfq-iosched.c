@@ -1168,8 +1168,9 @@ static struct cfq_queue *cfq_next_queue(struct cfq_data *cfqd, u64 now)
  * A group whose busy queues are all seeky (a striped array's random
  * readers, one group each or all in one) does not idle: the device
  * serves them in parallel (seed 002's collapse; cfq_should_group_idle()).
- * On a deep SSD no queue or workload idles (2.6.33 and 4.x; group_idle
- * may still hold the disk there, as in 4.x: cfq_should_group_idle()).
+ * On a deep SSD no queue or workload idles (as 2.6.33; 4.x only with
+ * slice_idle at its SSD default of 0); group_idle may still hold the
+ * disk there, as in 4.x (cfq_should_group_idle()).
  */
 static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
@@ -1274,9 +1275,10 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	 * A seeky queue that idles (because it once kept a deep queue, see
 	 * cfq_update_idle_window()) and ran dry in the first half of its
 	 * slice: the device serves it faster than it sends.  It loses that
-	 * exemption and its idle window, as in 2.6.33 to 4.x.
+	 * exemption and its idle window, as 4.x did (2.6.36 did not yet);
+	 * seeky over the full window of 32 requests, as 4.x judged it here.
 	 */
-	if (cfqq_idle_window(cfqq) && cfqq_seeky(cfqd, cfqq) &&
+	if (cfqq_idle_window(cfqq) && cfq_seeky(cfqq->seek_history, 32) &&
 	    (cfqq_slice_new(cfqq) ||
 	     cfqq->slice_end - now > now - cfqq->slice_start)) {
 		cfqq_clear_deep(cfqq);
@@ -1458,10 +1460,10 @@ VISIBLE_IF_KUNIT enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer)
 		}
 		cfqq_clear_wait_request(cfqq);
 		/*
-		 * A wait in vain: a queue that once kept a deep queue is
-		 * judged by its seeks again (2.6.33 to 4.x).
+		 * A wait in vain within the slice: a queue that once kept a
+		 * deep queue is judged by its seeks again (2.6.33 to 4.x).
 		 */
-		if (!cfqq->next_rq)
+		if (!cfqq->next_rq && !cfq_slice_used(cfqq, now))
 			cfqq_clear_deep(cfqq);
 		/* Requests arrived meanwhile but did not end the wait. */
 		if (!cfqq->next_rq || cfq_slice_used(cfqq, now))
