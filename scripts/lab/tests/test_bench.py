@@ -1968,6 +1968,28 @@ class BootPlanTest(unittest.TestCase):
         self.assertIsNone(env)
         self.assertIn('build-prefix.sh 99', problem)
 
+    def test_built_tree(self):
+        # the boot's own BUILD and KERNEL (a kernel configuration's) come
+        # before the environment's
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        for build, variant, tree in (('a', 'debug', 'tree-a-debug'),
+                                     ('b', 'default', 'tree-b-default'),
+                                     ('b', 'debug', 'tree-b-debug')):
+            d = os.path.join(tmp, build, 'obj', variant)
+            os.makedirs(d)
+            with open(os.path.join(d, '.blk26-tree'), 'w') as fh:
+                fh.write(tree + '\n')
+        a, b = os.path.join(tmp, 'a'), os.path.join(tmp, 'b')
+        self.assertEqual(kernels.built_tree({'BUILD': a, 'KERNEL': 'debug'},
+                                            {'BUILD': b}), 'tree-a-debug')
+        self.assertEqual(kernels.built_tree({}, {'BUILD': b}),
+                         'tree-b-default')
+        self.assertEqual(kernels.built_tree({}, {'BUILD': b,
+                                                 'KERNEL': 'debug'}),
+                         'tree-b-debug')
+        self.assertIsNone(kernels.built_tree({'BUILD': a}, {}))
+
 
 
 def sg_snap(t, sectors, reads, lunreads, procs, ctxt, intr, busy, nbytes,
