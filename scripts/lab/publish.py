@@ -449,7 +449,8 @@ def spread_table(runs, experiments):
 
 
 def spread_main(argv, experiments):
-    """bench.py --spread LABEL=RUNDIR...: print spread_table()."""
+    """bench.py --spread LABEL=RUNDIR...: print spread_table(); the runs
+    of a label given more than once make one column."""
     runs = []
     parts = [a.partition('=') for a in argv]
     if not parts or any(not (label and sep and d)
@@ -457,9 +458,14 @@ def spread_main(argv, experiments):
         sys.stderr.write('usage: bench.py --spread LABEL=RESULTS/RUN-ID '
                          '[LABEL=RESULTS/RUN-ID...]\n')
         return 2
+    dirs = {}
     for label, _, d in parts:
+        dirs.setdefault(label, []).append(d)
+    # a label given twice is one column of several runs (each experiment
+    # in one of them, as make publish takes them)
+    for label, ds in dirs.items():
         try:
-            runs.append((label, load_run(d, experiments)))
+            runs.append((label, load_runs(ds, experiments)[0]))
         except PublishError as ex:
             sys.stderr.write('[spread] %s\n' % ex)
             return 2

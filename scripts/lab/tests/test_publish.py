@@ -439,6 +439,31 @@ class PublishTest(unittest.TestCase):
         # an experiment without two runs of anything is left out
         self.assertNotIn('dbt2', out)
 
+    def test_spread_label_of_several_runs(self):
+        # one label twice: one column of both runs' experiments
+        self.split_run()
+        cols = {e.name: e.columns[0][0] for e in bench.EXPERIMENTS}
+        for n, d in (('raid0-dd', self.run), ('cfq', self.run2)):
+            p = os.path.join(d, n + '.json')
+            with open(p) as fh:
+                doc = json.load(fh)
+            doc['rows'] = [{'config': {'elevator': 'b'}, 'metrics': {},
+                            'runs': {cols[n]: [5.0, 10.0]}}]
+            with open(p, 'w') as fh:
+                json.dump(doc, fh)
+        st, out, err = self.spread('icount=' + self.run,
+                                   'icount=' + self.run2)
+        self.assertEqual((st, err), (0, ''))
+        self.assertIn('   * - raid0-dd\n', out)
+        self.assertIn('   * - cfq\n', out)
+        self.assertEqual(out.count('icount: largest max/min'), 1)
+        # the same experiment in both: an error, as for make publish
+        shutil.copy(os.path.join(self.run2, 'cfq.json'), self.run)
+        st, out, err = self.spread('icount=' + self.run,
+                                   'icount=' + self.run2)
+        self.assertEqual(st, 2)
+        self.assertIn('cfq is in both', err)
+
     def test_spread_bad_input(self):
         for args in ([], ['nolabel'], ['x=' + self.tmp]):
             st, out, err = self.spread(*args)
