@@ -311,8 +311,10 @@ def run_ids(docs, where):
 
 def page(runs, docs, experiments, reasons, figdir, pngs):
     """The page's text; runs is run_ids()."""
+    ids = list(runs)
     title = 'blk26 results: bench run%s %s%s' % (
-        's'[:len(runs) > 1], ', '.join(runs), ' (DRAFT)' if reasons else '')
+        's'[:len(ids) > 1], ids[0] if len(ids) == 1 else
+        '%s to %s' % (ids[0], ids[-1]), ' (DRAFT)' if reasons else '')
     out = ['.. SPDX-License-Identifier: GPL-2.0', '',
            '.. Written by "make publish RUN=\'%s\'"; do not edit.'
            % ' '.join('results/' + r for r in runs), '',
@@ -332,8 +334,9 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
     else:
         out += [':Runs: %s' % esc('; '.join('%s (%s)' % (r, ', '.join(ns))
                                             for r, ns in runs.items())),
-                ':Dates: %s' % esc('; '.join('%s: %s' % (r, run_date(r))
-                                             for r in runs))]
+                ':Dates: %s to %s (the runs\' starts, the host\'s local '
+                'time)' % tuple(esc(run_date(r).split(' (')[0])
+                                for r in (ids[0], ids[-1]))]
     trees = []
     for d in docs.values():
         for k, t in sorted((d.get('kernel_tree') or {}).items()):
@@ -352,7 +355,9 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
             'is reproduced when the measured ratio lies on the same side of '
             '1 as the seed\'s, further from 1 than the runs\' spread (their '
             'largest max/min); a goal is met or not by the medians of this '
-            'run.  "missing": not measured in this run.', '']
+            'run%s.  "missing": not measured in this run%s.'
+            % (('', '') if len(ids) == 1 else (' (of each experiment\'s '
+                                               'own run)', '')), '']
     out += heading('Summary', '=')
     out += list_table(['seed / goal', 'effect', 'seed\'s figure',
                        'measured', 'result', 'why'],
