@@ -328,9 +328,9 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
                 list((d.get('kernels') or {}).values()):
             if str(k) not in kern:
                 kern.append(str(k))
-    if len(runs) == 1:
-        rid = next(iter(runs))
-        out += [':Run: %s' % esc(rid), ':Date: %s' % esc(run_date(rid))]
+    if len(ids) == 1:
+        out += [':Run: %s' % esc(ids[0]),
+                ':Date: %s' % esc(run_date(ids[0]))]
     else:
         out += [':Runs: %s' % esc('; '.join('%s (%s)' % (r, ', '.join(ns))
                                             for r, ns in runs.items())),
@@ -355,9 +355,9 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
             'is reproduced when the measured ratio lies on the same side of '
             '1 as the seed\'s, further from 1 than the runs\' spread (their '
             'largest max/min); a goal is met or not by the medians of this '
-            'run%s.  "missing": not measured in this run%s.'
-            % (('', '') if len(ids) == 1 else (' (of each experiment\'s '
-                                               'own run)', '')), '']
+            'run%s.  "missing": not measured in this run.'
+            % ('' if len(ids) == 1 else ' (of each experiment\'s own run)'),
+            '']
     out += heading('Summary', '=')
     out += list_table(['seed / goal', 'effect', 'seed\'s figure',
                        'measured', 'result', 'why'],
