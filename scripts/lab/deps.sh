@@ -19,8 +19,9 @@ PKGS=(
 	postgresql postgresql-contrib
 	# make test: the bench report page opened in a headless browser
 	# (tests/lab/010), the published results page read by docutils
-	# (tests/lab/011)
-	chromium python3-docutils
+	# (tests/lab/011, 014), checkpatch's SPDX check (scripts/spdxcheck.py,
+	# tests/lab/005)
+	chromium python3-docutils python3-ply python3-git
 )
 
 missing=()

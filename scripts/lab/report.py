@@ -46,15 +46,20 @@ def fmt(v):
 
 
 def render(head, lines, left=1):
-    """A plain text table; the first `left` columns are left-aligned."""
+    """A plain text table; the first `left` columns are left-aligned.
+
+    Columns are two spaces apart, so that two neighbouring cells never
+    read as one phrase ("missing missing", "bfq bfq groups").
+    """
     widths = [max([len(h)] + [len(c[j]) for c in lines])
               for j, h in enumerate(head)]
-    rule = ' '.join('-' * w for w in widths)
-    text = [rule, ' '.join(h.ljust(w) if j < left else h.rjust(w)
+    sep = '  '
+    rule = sep.join('-' * w for w in widths)
+    text = [rule, sep.join(h.ljust(w) if j < left else h.rjust(w)
                            for j, (h, w) in enumerate(zip(head, widths))),
             rule]
     for c in lines:
-        text.append(' '.join(x.ljust(w) if j < left else x.rjust(w)
+        text.append(sep.join(x.ljust(w) if j < left else x.rjust(w)
                              for j, (x, w) in enumerate(zip(c, widths))))
     text.append(rule)
     return text

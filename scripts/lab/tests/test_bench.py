@@ -93,6 +93,14 @@ class AggregateTest(unittest.TestCase):
         self.assertRegex(lines[3], r'^mq-deadline\s+-$')
         self.assertRegex(lines[4], r'^bfq\s+5\.00$')
 
+    def test_render_cells_stay_apart(self):
+        # Neighbouring cells must not read as one phrase (checkpatch's
+        # repeated-word check runs over the published tables).
+        text = report.render(['bfq', 'bfq groups', 'x'],
+                             [['missing', 'missing', '1.0']], 0)
+        for line in text:
+            self.assertNotRegex(line, r'\b(\w+) \1\b')
+
 
 class ListTest(unittest.TestCase):
     def test_unknown_name_fails_with_list(self):
