@@ -601,7 +601,8 @@ def fig_raid0_dd(doc, run_id, peers=None):
                   'kernel', cats([k for k, _ in seeds.SEED_004]))
     runs_panel(fig, q, seeds.SEED_004, seeds.SEED_004_BAD_FACTOR, seed=True)
     fig.caption.append('marks: each dd run; stroke: their median; bad: a run '
-                       'below 0.8x the base median (the seed\'s rule)')
+                       'below 0.8x the base median (the lab\'s rule; the '
+                       'seed labels its kernels without stating one)')
     return fig
 
 
