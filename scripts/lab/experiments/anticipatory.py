@@ -50,9 +50,10 @@ def antic_goals(exp, agg):
 
 
 # each workload's throughput and the read latency p99 beside it: (label,
-# throughput metric, p99 metric, p99 unit)
+# throughput metric, p99 metric or None, p99 unit)
 ANTIC_WORKLOADS = [
     ('reader with a writer, MB/s', 'reader_MBps', 'reader_p99_ms', 'ms'),
+    ('reader and writer together, MB/s', 'total_MBps', None, ''),
     ('2 sequential readers, MB/s', 'seq2_MBps', 'seq2_p99_ms', 'ms'),
     ('4 sequential readers, MB/s', 'seq4_MBps', 'seq4_p99_ms', 'ms'),
     ('OLTP-like mix, IOPS', 'oltp_iops', 'oltp_p99_ms', 'ms'),
@@ -71,6 +72,9 @@ def antic_latency(agg):
     lines = []
     for what, m, p, unit in ANTIC_WORKLOADS:
         if not any(m in r['metrics'] or p in r['metrics'] for r in agg):
+            continue
+        if p is None:
+            lines.append([what] + [one(median_of(r, m)) for r in agg])
             continue
         lines.append([what] + ['%s, p99 %s' % (
             one(median_of(r, m)), one(median_of(r, p), ' ' + unit))

@@ -101,9 +101,9 @@ def seed_table():
 
 # why the seed's effects are not expected here
 SG_WHY_NOT = {
-    'MBps': 'the seed\'s host ran at 98-100 % system time, so fewer '
-            'commands per read could raise its rate; where the links or '
-            'disks set the rate, fewer commands cannot',
+    'MBps': 'the seed\'s host ran at 81-100 % system time (mostly 98-100), '
+            'so fewer commands per read could raise its rate; where the '
+            'links or disks set the rate, fewer commands cannot',
     'sys_cs_per_call': '6.12\'s direct read of a block device sleeps '
                        'once per read() and is woken by its last bio (the '
                        'fix from the seed\'s own thread), so its switches '
@@ -124,8 +124,18 @@ def effects(e, agg):
             seed_001(64)[m] / seed_001(32)[m],
             median_of(r64[0], m) if r64 else None,
             median_of(r32[0], m) if r32 else None, r32 + r64, m,
-            SG_WHY_NOT[m]))
+            sg_why_not(m, r32, r64)))
     return out
+
+
+def sg_why_not(m, r32, r64):
+    """SG_WHY_NOT[m], and for MB/s how busy this run's links were."""
+    busy = [median_of(r[0], 'link_busy_pct') if r else None
+            for r in (r32, r64)]
+    if m != 'MBps' or None in busy:
+        return SG_WHY_NOT[m]
+    return SG_WHY_NOT[m] + ('; here the links to the host were %.1f %% '
+                            '(32) and %.1f %% (64) busy' % tuple(busy))
 
 
 EXPERIMENT = Experiment(

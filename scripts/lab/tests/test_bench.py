@@ -393,9 +393,13 @@ class SeedTableTest(unittest.TestCase):
     def test_anticipatory_latency_beside_throughput(self):
         t = anticipatory_table([
             ('mq-deadline', {'reader_MBps': 2, 'reader_p99_ms': 812.5,
+                             'total_MBps': 51.5,
                              'oltp_iops': 200, 'oltp_p99_ms': 95.25}),
             ('anticipatory', {'reader_MBps': 12, 'oltp_iops': 201,
                               'oltp_p99_ms': 90, 'nullblk_p99_us': 321})])
+        # the total that issue 4's second goal is judged on is printed
+        self.assertRegex(t, r'reader and writer together, MB/s +51.5 +'
+                         r'missing\n')
         self.assertRegex(t, r'workload +mq-deadline +anticipatory')
         self.assertRegex(t, r'reader with a writer, MB/s +2.00, p99 812.5 ms'
                          r' +12.0, p99 missing')

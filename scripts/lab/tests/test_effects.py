@@ -9,7 +9,8 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import stats  # noqa: E402
 from experiment import goal_effects, ratio_effect  # noqa: E402
-from experiments import bs_sweep, dbt2, ioc_random, raid0_dd  # noqa: E402
+from experiments import bs_sweep, dbt2, ioc_random, raid0_dd, \
+    sg_segments  # noqa: E402
 
 
 class EffectTest(unittest.TestCase):
@@ -80,6 +81,21 @@ class EffectTest(unittest.TestCase):
         self.assertIn('VM accounting bug', x.why)
         x = raid0_dd.effects(raid0_dd.EXPERIMENT, [])[0]
         self.assertEqual((x.measured, x.result), ('missing', 'missing'))
+
+    def test_sg_segments_why_names_the_links(self):
+        def row(seg, busy):
+            m = {'MBps': {'median': 392.0}}
+            if busy is not None:
+                m['link_busy_pct'] = {'median': busy}
+            return {'config': {'sg_segments': seg}, 'metrics': m,
+                    'runs': {'MBps': [392.0, 393.0]}}
+        x = sg_segments.effects(None, [row(32, 98.6), row(64, 98.7)])[0]
+        self.assertIn('81-100 %', x.why)
+        self.assertIn('here the links to the host were 98.6 % (32) and '
+                      '98.7 % (64) busy', x.why)
+        # not measured: no figure made up for it
+        x = sg_segments.effects(None, [row(32, None), row(64, 98.7)])[0]
+        self.assertNotIn('here the links to the host', x.why)
 
     def test_seed_tables_are_the_seeds(self):
         t = dbt2.seed_table()
