@@ -11,15 +11,18 @@ from the experiment's JSON document (results/<run-id>/NAME.json):
 
 The rules every figure keeps:
   * one unit per y axis (a panel per unit);
-  * the point is the median of the runs; with RUNS > 1 a min-max error
-    bar is drawn on every measured point, with one run none is;
+  * the point is the median of the runs; where a figure of the document
+    was measured in 2 runs or more (the rows' runs, not the RUNS asked
+    for) a min-max error bar is drawn on every measured point, with one
+    run none is;
   * a value that was not measured is not drawn (never as 0) and the
     caption names it as missing;
   * the seed's own numbers (scripts/lab/seeds.py) are drawn beside the
     measured ones, as hollow marks or dashed lines, where the seed has
     them;
   * the caption says the kernel, the series commit, the run id, the
-    clock (TCG or the instruction counter), the runs and the scale.
+    clock (TCG or the instruction counter), the runs measured (per
+    metric where they differ) and the scale.
 
 write_report(outdir, run_id, sections) writes index.html: per
 experiment its context, figure, goal verdicts, notes and printed table,
@@ -33,6 +36,7 @@ import subprocess
 import sys
 
 import seeds
+from stats import most_runs, runs_text
 
 # --- what a figure is ------------------------------------------------------
 
@@ -156,14 +160,21 @@ def clock_text(doc):
                      for p in parts)
 
 
+def several_runs(doc):
+    """Some figure of doc was measured in 2 runs or more: its points get
+    min-max bars."""
+    return most_runs(doc.get('rows') or []) > 1
+
+
 def caption_head(doc, run_id):
-    """The caption's first line: what ran, where and by which clock."""
-    runs = doc.get('runs', 1)
+    """The caption's first line: what ran, where and by which clock, and
+    the runs its figures come from, as measured."""
+    runs = runs_text(doc.get('rows') or [])
     return ('kernel %s, series %s, run %s, clock %s, %s, scale %s'
             % (doc.get('kernel', 'unknown'), doc.get('series', 'unknown'),
                doc.get('run') or run_id, clock_text(doc),
-               'median of %d runs, bars min-max' % runs if runs > 1
-               else '1 run (no spread)', doc.get('scale', '?')))
+               'median of %s, bars min-max' % runs if several_runs(doc)
+               else '%s (no spread)' % runs, doc.get('scale', '?')))
 
 
 def slot_x(i, j, nslots, width=0.8):
@@ -237,7 +248,7 @@ def bars_per_category(fig, p, doc, key, labels, metrics, scale=1.0):
 
 def fig_overview(doc, run_id, peers=None):
     fig = Figure('overview', 'overview: every elevator on a sata-7200 disk',
-                 doc.get('runs', 1) > 1)
+                 several_runs(doc))
     elev = values_of(doc, 'elevator')
     stacked_panel(fig, doc, elev, peers)
     p = fig.panel('2 sequential readers', 'MB/s (10^6 B/s)', 'elevator',
@@ -253,7 +264,7 @@ def fig_overview(doc, run_id, peers=None):
 def fig_anticipatory(doc, run_id, peers=None):
     fig = Figure('anticipatory',
                  'anticipatory against the other elevators (issue 4)',
-                 doc.get('runs', 1) > 1)
+                 several_runs(doc))
     elev = values_of(doc, 'elevator')
     stacked_panel(fig, doc, elev, peers)
     p = fig.panel('sequential readers', 'MB/s (10^6 B/s)', 'elevator',
@@ -340,7 +351,7 @@ def ioc_panels(fig, doc):
 
 def fig_ioc_random(doc, run_id, peers=None):
     fig = Figure('ioc-random', 'random readers on a striped LUN (seed 002)',
-                 doc.get('runs', 1) > 1)
+                 several_runs(doc))
     ioc_panels(fig, doc)
     return fig
 
@@ -352,7 +363,7 @@ def workload_doc(doc, workload):
 
 def fig_cfq(doc, run_id, peers=None):
     fig = Figure('cfq', 'cfq against its goals (issue 13)',
-                 doc.get('runs', 1) > 1)
+                 several_runs(doc))
     ioc_panels(fig, workload_doc(doc, 'striped'))
     wd = workload_doc(doc, 'weights')
     ws = sorted(values_of(wd, 'weight'))
@@ -431,7 +442,7 @@ def scale_panels(fig, doc):
 
 def fig_bs_sweep(doc, run_id, peers=None):
     fig = Figure('bs-sweep', 'CPU cost against transfer size (seed 003)',
-                 doc.get('runs', 1) > 1)
+                 several_runs(doc))
     try:
         mb = float((doc.get('setup') or {}).get('mb'))
     except (TypeError, ValueError):
@@ -515,7 +526,7 @@ def vmstat_lines(fig, p, doc, key, scale, interval):
 
 def fig_sg_segments(doc, run_id, peers=None):
     fig = Figure('sg-segments', '20 O_DIRECT readers, 32 against 64 '
-                 'segments per command (seed 001)', doc.get('runs', 1) > 1)
+                 'segments per command (seed 001)', several_runs(doc))
     segs = sorted(set(values_of(doc, 'sg_segments')) | set(seeds.SEED_001))
     tics = cats(['%s segments' % s for s in segs])
     for title, unit, m in [('throughput', 'MB/s (10^6 B/s)', 'MBps'),
@@ -590,7 +601,7 @@ def runs_panel(fig, p, columns, factor, seed=False):
 
 def fig_raid0_dd(doc, run_id, peers=None):
     fig = Figure('raid0-dd', 'dd to md raid0, runs per kernel '
-                 'configuration (seed 004)', doc.get('runs', 1) > 1)
+                 'configuration (seed 004)', several_runs(doc))
     cols = [(str(r['config'].get('kernel', '?')),
              (r.get('runs') or {}).get('MBps') or [])
             for r in doc.get('rows', [])]
@@ -611,7 +622,7 @@ DBT2_ELEVATORS = ['mq-deadline', 'anticipatory', 'cfq', 'bfq', 'none']
 
 def fig_dbt2(doc, run_id, peers=None):
     fig = Figure('dbt2', 'DBT-2-like OLTP: NOTPM and where the CPU goes '
-                 '(seed 000)', doc.get('runs', 1) > 1)
+                 '(seed 000)', several_runs(doc))
     stp = rows_with(doc, table='stp')
     elev = [e for e in DBT2_ELEVATORS
             if e in values_of(doc, 'elevator', stp) or
@@ -655,7 +666,7 @@ def fig_dbt2(doc, run_id, peers=None):
         if not prof:
             fig.missing.append('readprofile, ' + name)
             q.empty = 'no profile'
-    if doc.get('runs', 1) > 1:
+    if several_runs(doc):
         fig.caption.append('readprofile: the first run\'s')
     fig.caption.append('seed 000: two STP runs per elevator, taken here as '
                        '32-bit (bouncing) then patched; another machine, '
@@ -671,7 +682,7 @@ CAL_FIGURES = [('seq_outer', 'MBps', 'sequential, outer zone'),
 
 def fig_simhba_calibration(doc, run_id, peers=None):
     fig = Figure('simhba-calibration', 'simhba profiles against their '
-                 'datasheet and analytic figures', doc.get('runs', 1) > 1)
+                 'datasheet and analytic figures', several_runs(doc))
     prof = values_of(doc, 'profile')
     p = fig.panel('measured / expected, per profile',
                   'measured / expected (1 = as modelled)', 'profile',
@@ -942,6 +953,7 @@ def section_html(s):
                  ('series commit', doc.get('series', 'unknown')),
                  ('clock', clock_text(doc)),
                  ('RUNS', doc.get('runs', '?')),
+                 ('runs measured', runs_text(doc.get('rows') or [])),
                  ('scale', doc.get('scale', '?'))]:
         out.append('<tr><td>%s</td><td>%s</td></tr>' % (e(k), e(str(v))))
     out.append('</table>')

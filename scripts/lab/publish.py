@@ -16,8 +16,11 @@ The page has a header (the run id, its date, the kernel, the series
 commit, the clock, RUNS, SCALE and the machine, all from the run's JSON),
 one summary table (per seed effect and per issue goal: the seed's
 figure, the measured one, reproduced or not, met or not, or missing, and
-why), then per experiment its seed-format table, the seed's own table,
-its figure, the runs' spread and its notes.  Every figure on the page
+why), then per experiment RUNS, SCALE and the runs measured (counted in
+its rows, per metric where they differ), its seed-format table, the
+seed's own table, its figure, the runs' spread and its notes.  A count
+of runs on the page is the count measured, never the RUNS asked for
+alone.  Every figure on the page
 comes from the run's JSON or from scripts/lab/seeds.py; a value the run
 did not measure reads "missing".
 
@@ -45,7 +48,7 @@ import figures
 from labpaths import TOP
 from report import config_name, spread_text, table
 from runner import clock_name, lab_line
-from stats import spreads
+from stats import most_runs, runs_text, spreads
 
 OUT = os.path.join(TOP, 'Documentation', 'block', 'blk26-results.rst')
 
@@ -263,9 +266,12 @@ def section(e, doc, run_id, peers, figdir, pngs):
                                else 'not recorded'),
             ':RUNS, SCALE: %s, %s' % (esc(doc.get('runs', 'not recorded')),
                                       esc(doc.get('scale', 'not recorded'))),
+            ':Runs measured: %s' % esc(runs_text(agg)),
             '']
+    one = most_runs(agg) <= 1
     if e.formatter:
-        out.append('Measured, in the seed\'s format (medians of the runs)::')
+        out.append('Measured, in the seed\'s format (%s)::'
+                   % ('1 run' if one else 'medians of the runs'))
         try:
             ctx = dict(doc.get('setup') or {},
                        kernel=doc.get('kernel', 'not recorded'))
@@ -274,7 +280,8 @@ def section(e, doc, run_id, peers, figdir, pngs):
         except Exception as ex:  # a table bug must not lose the page
             text = '(seed-format table failed: %r)' % ex
     else:
-        out.append('Measured (median, min-max of the runs)::')
+        out.append('Measured (%s)::' % ('1 run, no min-max' if one else
+                                        'median, min-max of the runs'))
         text = table(e, agg, [], 'missing') if agg else \
             'missing: nothing was measured'
     out += literal(text)
@@ -355,7 +362,9 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
             'is reproduced when the measured ratio lies on the same side of '
             '1 as the seed\'s, further from 1 than the runs\' spread (their '
             'largest max/min); a goal is met or not by the medians of this '
-            'run%s.  "missing": not measured in this run.'
+            'run%s, unless its why names another basis (the worst of the '
+            'runs, for a bound on the longest wait).  "missing": not '
+            'measured in this run.'
             % ('' if len(ids) == 1 else ' (of each experiment\'s own run)'),
             '']
     out += heading('Summary', '=')

@@ -10,7 +10,7 @@ import sys
 
 import figures
 from runner import lab_line
-from stats import ratios, spread
+from stats import ratios, runs_text, spread
 
 
 def config_name(cfg, agg):
@@ -200,10 +200,9 @@ def experiment_text(e, doc, base, plotted):
     agg, notes = doc['rows'], doc.get('notes', [])
     kern = sorted(set((doc.get('kernels') or {}).values()) or
                   [doc.get('kernel', 'unknown')])
-    runs = doc.get('runs', 1)
-    text = ['%s  (kernel %s, series %s, %d run%s, scale %g)'
+    text = ['%s  (kernel %s, series %s, %s, scale %g)'
             % (e.name, ', '.join(kern) or 'unknown', doc.get('series'),
-               runs, 's'[:runs > 1], doc.get('scale', 1))]
+               runs_text(agg), doc.get('scale', 1))]
     lab = doc.get('lab') or {}
     text.append('clock: %s' % (lab_line(lab) if 'seed' in lab else
                                'not recorded'))

@@ -109,6 +109,44 @@ def median_of(r, m):
     return s['median'] if s else None
 
 
+def run_counts(agg):
+    """metric -> {the numbers of runs that measured it in a row of agg}:
+    the counts a page prints, from the data, never from the RUNS asked
+    for (a run may measure a part once, or not at all)."""
+    out = {}
+    for r in agg:
+        for m, v in (r.get('runs') or {}).items():
+            out.setdefault(m, set()).add(len(v))
+    return out
+
+
+def runs_words(lo, hi=None):
+    """'1 run', '3 runs', '1-3 runs' (hi: when rows differ)."""
+    hi = lo if hi is None else hi
+    return '%s run%s' % (lo if lo == hi else '%d-%d' % (lo, hi),
+                         's'[:hi > 1])
+
+
+def runs_text(agg):
+    """How many runs agg's figures come from, as measured: '3 runs', and
+    the metrics measured in other numbers of runs after it, '3 runs
+    (us_per_io, kiops: 1 run)'; 'no run' when nothing was measured."""
+    by = {}
+    for m, ns in run_counts(agg).items():
+        by.setdefault((min(ns), max(ns)), []).append(m)
+    if not by:
+        return 'no run'
+    most = max(by, key=lambda k: (len(by[k]), k))
+    rest = ['%s: %s' % (', '.join(by[k]), runs_words(*k))
+            for k in sorted(by) if k != most]
+    return runs_words(*most) + (' (%s)' % '; '.join(rest) if rest else '')
+
+
+def most_runs(agg):
+    """The most runs that measured any figure of agg (0 without one)."""
+    return max([max(ns) for ns in run_counts(agg).values()] + [0])
+
+
 def ratio_verdict(a, b, want):
     """verdict(a / b, want), or 'no data' without either."""
     if a is None or not b:

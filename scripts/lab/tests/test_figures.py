@@ -250,7 +250,9 @@ class ErrorBarTest(unittest.TestCase):
         for name, doc in docs.items():
             self.assertEqual(doc['runs'], 1)
             fig = figures.build(name, doc, RUN_ID, docs)
-            self.assertEqual(self.bars(fig), (0, 0), name)
+            # raid0-dd's one run is 5 dd runs: its medians have a spread
+            self.assertEqual(self.bars(fig), (1, 1) if name == 'raid0-dd'
+                             else (0, 0), name)
 
     def test_error_bars_on_every_measured_series_with_runs(self):
         docs = {k: with_runs(v, 3) for k, v in all_docs().items()}
@@ -276,8 +278,7 @@ class ErrorBarTest(unittest.TestCase):
                     self.assertTrue(all(x[2] is None for x in s.points))
 
     def test_error_bar_is_min_max(self):
-        doc = copy.deepcopy(IOC)
-        doc['runs'] = 3
+        doc = with_runs(IOC, 3)
         doc['rows'][1]['metrics']['MBps'] = {'median': 5.0, 'min': 4.0,
                                              'max': 7.0}
         fig = figures.build('ioc-random', doc, 'r1')
@@ -295,13 +296,38 @@ class CaptionTest(unittest.TestCase):
             for want in ('kernel 6.12.117-blk26',
                          'series %s' % ('6646cc3' if name in LATER
                                         else 'cfe4f0a'),
-                         'run %s' % doc.get('run', RUN_ID), '1 run',
-                         'scale 0.001'):
+                         'run %s' % doc.get('run', RUN_ID),
+                         # the runs measured: raid0-dd's one is 5 dd runs
+                         'median of 5 runs' if name == 'raid0-dd' else
+                         '1 run (no spread)', 'scale 0.001'):
                 self.assertIn(want, head, name)
             clock = 'TCG' if name in ('bs-sweep', 'dbt2') else \
                 'icount (shift 0)'
             self.assertIn('clock %s' % clock, head, name)
             self.assertIn(figures.quote(head), figures.script(fig, 'x.png'))
+
+    def test_runs_from_the_data(self):
+        # RUNS=5 asked for, each figure measured once: the caption, the
+        # report's text and its page say 1 run, and no bar is drawn
+        doc = dict(load('simhba-calibration'), runs=5)
+        fig = figures.build('simhba-calibration', doc, RUN_ID)
+        self.assertIn('1 run (no spread)', fig.caption[0])
+        self.assertFalse(fig.errors)
+        e = bench.BY_NAME['simhba-calibration']
+        head = report.experiment_text(e, doc, 'x', False).splitlines()[0]
+        self.assertIn(', 1 run, ', head)
+        page = figures.report_html(RUN_ID, [{
+            'name': e.name, 'doc': doc, 'text': '', 'verdicts': [],
+            'png': None, 'caption': [], 'files': []}])
+        self.assertIn('<td>runs measured</td><td>1 run</td>', page)
+        # three runs of one figure, one of the others: said per figure
+        doc = copy.deepcopy(doc)
+        for r in doc['rows']:
+            r['runs']['seq_outer_MBps'] *= 3
+        fig = figures.build('simhba-calibration', doc, RUN_ID)
+        self.assertTrue(fig.errors)
+        self.assertIn('median of 1 run (seq_outer_MBps: 3 runs), bars '
+                      'min-max', fig.caption[0])
 
     def test_run_id_from_the_document(self):
         doc = dict(load('overview'), run='20991231-000000')

@@ -408,6 +408,37 @@ class PublishTest(unittest.TestCase):
         self.assertEqual(r[:3], ('23.93x', 'missing', 'missing'))
         self.assertIn('not measured in this run', r[3])
 
+    def test_runs_measured_from_the_data(self):
+        # RUNS=3 asked for, every figure measured once: the section, its
+        # table and its caption say 1 run, not 3
+        self.full_size()
+        st, _, page = self.publish()
+        sec = page.split('\nsimhba-calibration\n', 1)[1].split(
+            '\nraid0-dd (seed 004)\n', 1)[0]
+        self.assertIn(':RUNS, SCALE: 3, 1\n:Runs measured: 1 run\n', sec)
+        self.assertIn('Measured (1 run, no min-max)::', sec)
+        self.assertNotIn('3 runs', sec)
+        self.assertIn('1 run (no spread)', sec)
+
+        # three runs of every figure but one
+        def three(doc):
+            for r in doc['rows']:
+                for m, v in r['runs'].items():
+                    if m != 'rand_qd1_iops':
+                        r['runs'][m] = v * 3
+        self.edit('simhba-calibration', three)
+        st, _, page = self.publish()
+        sec = page.split('\nsimhba-calibration\n', 1)[1].split(
+            '\nraid0-dd (seed 004)\n', 1)[0]
+        self.assertIn(':Runs measured: 3 runs (rand\\_qd1\\_iops: 1 run)\n',
+                      sec)
+        self.assertIn('Measured (median, min-max of the runs)::', sec)
+        self.assertIn('median of 3 runs (rand\\_qd1\\_iops: 1 run), bars '
+                      'min-max', sec)
+        # a goal is judged on the medians unless its why says otherwise
+        self.assertIn('a goal is met or not by the medians of this run, '
+                      'unless its why names another basis', page)
+
     # --- bench.py --spread --------------------------------------------------
 
     def spread(self, *args):
