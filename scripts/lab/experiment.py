@@ -80,17 +80,32 @@ class Effect:
                                            self.measured, self.result)
 
 
+class Goal(tuple):
+    """A goal's (what, verdict), a pair like any other, judged on what
+    basis names instead of the medians of the run ("the worst of this
+    run's 3 runs", "1 run"): the summary's why says it."""
+
+    def __new__(cls, what, verdict, basis):
+        g = super().__new__(cls, (what, verdict))
+        g.basis = basis
+        return g
+
+
 def goal_effects(goals, issue):
     """The summary's lines of an issue's goals: [(what, verdict)] ->
-    [Effect], one per goal."""
+    [Effect], one per goal; the why names what the verdict was judged
+    on: the medians of the run, or a Goal's basis."""
     out = []
-    for what, v in goals:
+    for g in goals:
+        what, v = g
         fig, res = goal_result(v)
         out.append(Effect(what.strip(), '', fig, res,
                           'goal of issue %s, not measured in this run (see '
                           'its notes)' % issue if res == 'missing' else
-                          'goal of issue %s, from the medians of this run'
-                          % issue, 'issue %s' % issue))
+                          'goal of issue %s, from %s' % (
+                              issue, getattr(g, 'basis',
+                                             'the medians of this run')),
+                          'issue %s' % issue))
     return out
 
 

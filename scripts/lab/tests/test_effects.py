@@ -8,7 +8,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import stats  # noqa: E402
-from experiment import goal_effects, ratio_effect  # noqa: E402
+from experiment import Goal, goal_effects, ratio_effect  # noqa: E402
 from experiments import bs_sweep, dbt2, ioc_random, raid0_dd, \
     sg_segments  # noqa: E402
 
@@ -60,6 +60,17 @@ class EffectTest(unittest.TestCase):
                           ('missing', 'missing', 'issue 13'),
                           ('3/3 served, max 1 ms vs 2 ms', 'met',
                            'issue 13')])
+        self.assertEqual(got[0].why, 'goal of issue 13, from the medians '
+                         'of this run')
+        # a goal judged on another basis says which, and is still a pair
+        g = Goal('f', '3/3 served (worst of 3 runs) met',
+                 "the worst of this run's 3 runs")
+        self.assertEqual(dict([g]), {'f': '3/3 served (worst of 3 runs) met'})
+        x = goal_effects([g], '13')[0]
+        self.assertEqual((x.measured, x.result, x.why),
+                         ('3/3 served (worst of 3 runs)', 'met',
+                          "goal of issue 13, from the worst of this run's 3 "
+                          'runs'))
 
     def test_raid0_later_kernels_against_the_base(self):
         agg = [{'config': {'kernel': 'base'}, 'metrics': {},
