@@ -2174,5 +2174,62 @@ class SgWindowTest(unittest.TestCase):
         self.assertEqual(json.loads(out)['cmds_per_call'], 2.0)
 
 
+class GuestRunsTest(unittest.TestCase):
+    """An experiment's guest script run by bash on this host, after lib.sh
+    and stubs of what only a guest has (simhba, null_blk, fio): each of
+    BENCH_RUNS runs measures every configuration, and the steps done are
+    the steps planned."""
+
+    def run_guest(self, exp, stubs, **env):
+        """([config of each row], [(step, plan)]) of one run of exp."""
+        with tempfile.TemporaryDirectory() as d:
+            e = dict(os.environ, LAB_TOP=runner.TOP, LAB_OUT=d, TEST_TMP=d,
+                     BENCH_EXP=exp, BENCH_RUNS='3', BENCH_SCALE='0.1',
+                     **env)
+            e.pop('BENCH_ID', None)
+            p = subprocess.run(
+                ['bash', '-c', '. "$LAB_TOP/scripts/lab/experiments/lib.sh"'
+                 '\n%s\n. "$LAB_TOP/scripts/lab/experiments/%s.sh"'
+                 % (stubs, exp)], env=e, capture_output=True, text=True,
+                timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, exp + '.rows')) as fh:
+                rows = [json.loads(x) for x in fh]
+        steps = re.findall(r'^bench: step (\d+)/(\d+) ', p.stderr, re.M)
+        return [r['config'] for r in rows if 'config' in r], steps
+
+    def assertEveryRun(self, configs, steps, n):
+        self.assertEqual(len(configs), n * 3)
+        for c in configs:
+            self.assertEqual(configs.count(c), 3, c)
+        self.assertEqual(steps[-1][0], steps[-1][1])
+
+    def test_cfq_scale_cost(self):
+        stubs = """
+bench_nullblk() { echo nullb0; }
+bench_schedulers() { echo "mq-deadline cfq bfq"; }
+bench_io_groups() { return 1; }
+bench_icount() { return 0; }
+bench_select() { return 0; }
+fio() { :; }
+fio_total_iops() { echo 1000; }"""
+        configs, steps = self.run_guest('cfq', stubs, BENCH_PART='overhead',
+                                        BENCH_ONLY='scale-cost')
+        # N = 16, 64, 256 for mq-deadline and cfq
+        self.assertEveryRun(configs, steps, 6)
+
+    def test_simhba_calibration(self):
+        configs, steps = self.run_guest('simhba-calibration', """
+_have_module() { return 0; }
+_simhba_load() { return 0; }
+_simhba_disks() { echo sdz; }
+_simhba_unload() { :; }
+cat() { echo 2097152; }
+fio() { :; }
+fio_mbps() { echo 10; }
+fio_total_iops() { echo 100; }""")
+        self.assertEveryRun(configs, steps, 4)
+
+
 if __name__ == '__main__':
     unittest.main()
