@@ -437,6 +437,22 @@ def cfq_served(text):
     return out
 
 
+def cfq_slice_note(name, served):
+    """The fair-time note on a process (served: its entry of cfq_served())
+    that cfq gave slices (set_active, the table's slices) but set the
+    length of none (set_slice), or None.  cfq sets a slice's length at its
+    first completion, unless the queue is then empty and does not idle
+    (block/cfq-iosched.c): a process whose every slice ended so has
+    slices but no slice length."""
+    if not sum((served.get('workloads') or {}).values()) or \
+            served.get('slices_us'):
+        return None
+    return ('fair time: cfq set the length of none of the slices of %s (no '
+            'set_slice message: cfq sets it at a slice\'s first completion, '
+            'unless the queue is then empty and does not idle): its slice '
+            'length is missing' % name)
+
+
 def parse_blk_time(text):
     """Who used the disk's time: blkparse's lines "SECONDS ACTION PID
     SECTOR" (its -f '%T.%9t %a %p %S\\n', actions Q, D and C), its lines of

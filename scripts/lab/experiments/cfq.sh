@@ -337,7 +337,8 @@ cfq_fair()
 	python3 - "$TEST_TMP" "${#kinds[@]}" "${kinds[@]%%:*}" <<'PY' >"$TEST_TMP/fair.rows"
 import json, os, sys
 sys.path.insert(0, os.path.join(os.environ['LAB_TOP'], 'scripts', 'lab'))
-from parsers import cfq_workload_key, cfq_workload_names, fio_jobs
+from parsers import (cfq_slice_note, cfq_workload_key, cfq_workload_names,
+                     fio_jobs)
 d, n, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 try:
     t = json.load(open(d + '/fair.json'))
@@ -381,10 +382,8 @@ for i, name in enumerate(names[:n]):
     if served and not n_sl:
         print(json.dumps({'note': 'fair time: cfq\'s messages name no slice '
                           'of %s: its workload type is missing' % name}))
-    elif n_sl and not sv.get('slices_us'):
-        print(json.dumps({'note': 'fair time: %s never started a slice (each '
-                          'of its turns ended before a completion): its '
-                          'slice length is missing' % name}))
+    elif cfq_slice_note(name, sv):
+        print(json.dumps({'note': cfq_slice_note(name, sv)}))
     m = {'time_share': share, 'p99_ms': p99, 'read_MBps': mb,
          'held_share': (sv.get('held_s') or 0) / held if held else None,
          'slices': n_sl if served else None,

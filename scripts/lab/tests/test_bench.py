@@ -988,6 +988,25 @@ class BlkTimeTest(unittest.TestCase):
         self.assertEqual(set(t['pids']), {'300'})
         self.assertAlmostEqual(t['pids']['300'], 0.05)
 
+    def test_slice_note(self):
+        # cfq gave rand slices (set_active) but the length of none
+        # (set_slice): the note says that, in the table's words (its
+        # slices column counts them), and only then
+        sv = {'workloads': {'sync-noidle': 242}, 'slices_us': [],
+              'held_s': 1.0}
+        note = parsers.cfq_slice_note('rand', sv)
+        self.assertTrue(note.startswith('fair time: cfq set the length of '
+                                        'none of the slices of rand'), note)
+        self.assertNotIn('never started', note)
+        self.assertIn('its slice length is missing', note)
+        self.assertIsNone(parsers.cfq_slice_note('rand', dict(
+            sv, slices_us=[100000])))
+        # no slice at all: the workload type's note says it
+        self.assertIsNone(parsers.cfq_slice_note('rand', {}))
+        # the guest prints it from the function
+        with open(os.path.join(runner.LAB, 'experiments', 'cfq.sh')) as fh:
+            self.assertIn('cfq_slice_note(name, sv)', fh.read())
+
     def test_waiting_at_the_disk_is_not_service(self):
         # a far read waits in the disk's queue for 10 ms while ten
         # sequential reads of 1 ms each are served, then takes 5 ms: the
