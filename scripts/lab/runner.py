@@ -186,8 +186,11 @@ def lab_line(doc):
         if b.get('recorded'):
             # boot.sh's rr=record (Documentation/block/blk26-lab.rst)
             what += ', recorded'
-        parts.append('%s%s, %d vCPU' % (b['part'] + ': ' if b['part'] else '',
-                                        what, b['cpus']))
+        one = '%s%s, %d vCPU' % (b['part'] + ': ' if b['part'] else '', what,
+                                 b['cpus'])
+        # one boot per kernel configuration: each clock said once
+        if one not in parts:
+            parts.append(one)
     root = {'tmpfs': '; root on tmpfs', '9p': '; the host\'s root over 9p'}
     return '%s; seed %d%s' % ('; '.join(parts) or 'no boot', doc['seed'],
                               root.get(doc.get('root'), ''))

@@ -1860,6 +1860,10 @@ class BootPlanTest(unittest.TestCase):
         self.assertIn('disk: icount shift=0 (1 ns per instruction), '
                       'recorded, 1 vCPU; x: icount', runner.lab_line(lab))
         self.assertEqual(runner.lab_line(lab).count('recorded'), 1)
+        # two kernel configurations, two boots on one clock: said once
+        one = {'part': None, 'accel': 'icount', 'cpus': 1}
+        lab = runner.lab_doc([one, dict(one)], 0, 1)
+        self.assertEqual(runner.lab_line(lab).count('icount'), 1)
 
     def test_nine_p_root_passes_no_list(self):
         e = bench.BY_NAME['raid0-dd']
