@@ -228,7 +228,8 @@ def clock_text(docs):
             c = clock_name(p.get('accel'), lab.get('icount_shift', 0))
             by.setdefault(c, [])
             name = n if p.get('part') is None else '%s:%s' % (n, p['part'])
-            by[c].append(name)
+            if name not in by[c]:   # a boot per kernel configuration
+                by[c].append(name)
     if not by:
         return 'not recorded'
     seeds = values({n: d.get('lab') or {} for n, d in docs.items()}, 'seed')

@@ -23,7 +23,8 @@ def raid0_table(cols, avg='%.1f'):
                              for _, runs in cols])
     avgs = [statistics.mean(runs) for _, runs in cols]
     lines.append(['MB/s (avg)'] + [avg % a for a in avgs])
-    lines.append(['% change'] + ['%.0f%%' % (100 * (a / avgs[0] - 1))
+    # rounded before printing, so that a change under 0.5 % is 0%, not -0%
+    lines.append(['% change'] + ['%d%%' % round(100 * (a / avgs[0] - 1))
                                  for a in avgs])
     res = ['base'] + [good_bad(cols[0][1], runs) for _, runs in cols[1:]]
     lines.append(['result'] + res)

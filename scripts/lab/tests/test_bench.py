@@ -289,6 +289,11 @@ class SeedTableTest(unittest.TestCase):
         self.assertRegex(t, r'% change\s+0%\s+-42%')
         self.assertRegex(t, r'result\s+base\s+bad')
         self.assertNotIn('noise', t)
+        # a change below half a percent either way prints as 0%
+        rows = ['{"config": {"kernel": "%s"}, "metrics": {"MBps": %s}}'
+                % (k, v) for k, v in (('base', 240.7), ('full', 240.69))]
+        t = e.formatter(e, agg_of(rows), [], {})
+        self.assertRegex(t, r'% change\s+0%\s+0%\n')
 
     def test_raid0_noise_against_the_base_median(self):
         # base median 100: only 78 is below 80 (the mean, 135.6, would

@@ -13,6 +13,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
+import publish  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
 RUN_ID = '20261201-010203'
@@ -514,6 +515,17 @@ class PublishTest(unittest.TestCase):
         self.assertEqual(err.getvalue(), '')
         # the note reads as written: its markup characters are text
         self.assertIn(note, tree.astext())
+
+
+class ClockTextTest(unittest.TestCase):
+    def test_one_name_per_experiment_and_clock(self):
+        # KERNELS=base,full: two boots of raid0-dd on one clock
+        boot = {'part': None, 'accel': 'icount', 'cpus': 1}
+        docs = {'raid0-dd': {'lab': {'parts': [boot, dict(boot)],
+                                     'seed': 1}}}
+        self.assertEqual(publish.clock_text(docs),
+                         'icount shift=0 (1 ns per instruction): raid0-dd; '
+                         'seed 1')
 
 
 if __name__ == '__main__':
