@@ -942,6 +942,107 @@ static void ra_segments_test(struct kunit *test)
 }
 
 /*
+ * One reader reads [@lba, @lba + @span) in @nsect reads, one at a time,
+ * each handed over when the one before has finished and reaching the
+ * firmware @think_ns later, from *@now on; *@now becomes the time of the
+ * last completion, *@hits counts the reads served from the read-ahead
+ * buffer.  Returns the time the reads took.
+ */
+static u64 seq_pass(struct kunit *test, struct simhba_disk *d, u64 *now,
+		    u64 lba, u64 span, u32 nsect, u64 think_ns, u32 *hits)
+{
+	struct simhba_op op, *done;
+	u64 t0 = *now, pos;
+
+	*hits = 0;
+	for (pos = lba; pos < lba + span; pos += nsect) {
+		op = (struct simhba_op){ .lba = pos, .nsect = nsect };
+		INIT_LIST_HEAD(&op.node);
+		simhba_disk_enqueue(d, &op, *now, think_ns);
+		simhba_disk_dispatch(d, *now);
+		*now = simhba_disk_next_event(d);
+		KUNIT_ASSERT_NE(test, *now, U64_MAX);
+		KUNIT_ASSERT_TRUE(test, simhba_disk_reap(d, *now, &done));
+		*hits += op.hit;
+	}
+	return *now - t0;
+}
+
+/*
+ * The read-ahead buffer holds ra_segs segments of ra_kib, and no more:
+ * however often a sequential reader has been over the same sectors, once
+ * it reads more than the buffer holds it gets the rest from the media, no
+ * faster than the media rate.  The passes are those of the transfer-size
+ * sweep: the same span, four times the buffer, from its start with reads
+ * of 1 KiB to 64 KiB and of 1 MiB, an idle second between passes; then
+ * four times the span, twice.
+ */
+static void ra_capacity_test(struct kunit *test)
+{
+	static const char * const names[] = { "u320-10k", "sata-7200" };
+	static const u32 sizes[] = { 2, 4, 8, 16, 32, 64, 128, 2048, 128, 128 };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct simhba_disk *d = new_disk(test, names[i], 0);
+		u64 buf = (u64)d->ra_nseg * d->p.ra_kib * 1024;
+		u64 media = simhba_media_rate(d, 0), now = 0;
+
+		for (j = 0; j < ARRAY_SIZE(sizes); j++) {
+			u64 bytes = 4 * buf * (j < ARRAY_SIZE(sizes) - 2 ? 1 : 4);
+			u64 t, least;
+			u32 hits;
+
+			t = seq_pass(test, d, &now, 0, bytes / SIMHBA_SECTOR,
+				     sizes[j], 0, &hits);
+			least = div64_u64((bytes - buf) * NSEC_PER_SEC, media);
+			kunit_info(test, "%s, %llu KiB in %u KiB reads: %llu ns, %llu B/s, %u hits; at the media rate the bytes beyond the buffer take %llu ns\n",
+				   names[i], bytes >> 10, sizes[j] / 2, t,
+				   div64_u64(bytes * NSEC_PER_SEC, t), hits,
+				   least);
+			KUNIT_EXPECT_GE_MSG(test, t, least,
+					    "%s: %llu KiB in %u KiB reads faster than the media rate allows beyond the buffer's %llu KiB",
+					    names[i], bytes >> 10, sizes[j] / 2,
+					    buf >> 10);
+			now += NSEC_PER_SEC;
+		}
+	}
+}
+
+/*
+ * A sequential reader that thinks between its reads finds each read in
+ * the segment that the head fills ahead of it: when the segment is full
+ * the head stops, and the next read resumes the stream without losing
+ * what the segment holds.  Only the first read goes to the media.
+ */
+static void ra_think_test(struct kunit *test)
+{
+	static const char * const names[] = { "u320-10k", "sata-7200" };
+	static const u32 sizes[] = { 8, 128 };
+	static const u64 thinks[] = { 200000, 1000000, 5000000 };
+	unsigned int i, j, k;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		for (j = 0; j < ARRAY_SIZE(sizes); j++) {
+			for (k = 0; k < ARRAY_SIZE(thinks); k++) {
+				struct simhba_disk *d = new_disk(test, names[i], 0);
+				u32 n = 8192 / sizes[j], hits;
+				u64 now = 0, t;
+
+				t = seq_pass(test, d, &now, 0, 8192, sizes[j],
+					     thinks[k], &hits);
+				kunit_info(test, "%s, %u KiB reads, think %llu ns: %llu B/s, %u hits in %u reads\n",
+					   names[i], sizes[j] / 2, thinks[k],
+					   div64_u64(8192ULL * SIMHBA_SECTOR *
+						     NSEC_PER_SEC, t),
+					   hits, n);
+				KUNIT_EXPECT_EQ(test, hits, n - 1);
+			}
+		}
+	}
+}
+
+/*
  * Two u320-10k disks without read-ahead on one 2 MB/s link, so slow that
  * a 64 KiB transfer outlasts any positioning.
  */
@@ -1217,6 +1318,8 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(link_order_test),
 	KUNIT_CASE(link_cancel_test),
 	KUNIT_CASE(ra_segments_test),
+	KUNIT_CASE(ra_capacity_test),
+	KUNIT_CASE(ra_think_test),
 	KUNIT_CASE(raid0_split_test),
 	KUNIT_CASE(ssd_test),
 	KUNIT_CASE(timer_lag_test),
