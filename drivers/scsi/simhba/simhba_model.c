@@ -504,6 +504,19 @@ static u64 ra_pos(const struct simhba_ra *s, u64 t)
 	return min(pos, s->limit);
 }
 
+/*
+ * The first sector segment @s still holds at @t: the stream overwrites the
+ * oldest sector with each one it reads, so the segment never holds more
+ * than ra_kib, however far the stream has gone.
+ */
+static u64 ra_first(const struct simhba_disk *d, const struct simhba_ra *s,
+		    u64 t)
+{
+	u64 pos = ra_pos(s, t), size = (u64)d->p.ra_kib * 2;
+
+	return max(s->base, pos > size ? pos - size : 0);
+}
+
 /* The segment the head is streaming into, if any. */
 static struct simhba_ra *ra_live(struct simhba_disk *d)
 {
@@ -526,12 +539,12 @@ static u64 ra_end(struct simhba_disk *d)
 }
 
 /*
- * The segment that serves a read starting inside it: what is cached goes
- * at once, the rest as the head keeps reading.  Once the head has left a
- * stream, only what was read by then is there.
+ * The segment that serves a read starting inside it at @t: what is cached
+ * goes at once, the rest as the head keeps reading.  Once the head has
+ * left a stream, only what was read by then is there.
  */
 static struct simhba_ra *ra_hit(struct simhba_disk *d,
-				const struct simhba_op *op)
+				const struct simhba_op *op, u64 t)
 {
 	u32 i;
 
@@ -540,7 +553,7 @@ static struct simhba_ra *ra_hit(struct simhba_disk *d,
 	for (i = 0; i < d->ra_nseg; i++) {
 		struct simhba_ra *s = &d->ra[i];
 
-		if (!s->valid || op->lba < s->lba)
+		if (!s->valid || op->lba < ra_first(d, s, t))
 			continue;
 		if (s->frozen ? op->lba + op->nsect <= s->limit :
 				op->lba <= s->limit)
@@ -587,7 +600,7 @@ static void ra_invalidate(struct simhba_disk *d, u64 lba, u64 end, u64 now)
 	for (i = 0; i < d->ra_nseg; i++) {
 		struct simhba_ra *s = &d->ra[i];
 
-		if (!s->valid || lba >= s->limit || end <= s->lba)
+		if (!s->valid || lba >= s->limit || end <= ra_first(d, s, now))
 			continue;
 		if (!s->frozen) {
 			d->host_end = max(d->host_end, min(ra_end(d), now));
@@ -598,11 +611,11 @@ static void ra_invalidate(struct simhba_disk *d, u64 lba, u64 end, u64 now)
 }
 
 /*
- * The segment for a media read at @lba: the one whose stream the read
+ * The segment for a media read at @lba at @t: the one whose stream the read
  * continues (it starts inside or just after what the segment holds), else
  * an empty one, else the least recently used.
  */
-static struct simhba_ra *ra_victim(struct simhba_disk *d, u64 lba)
+static struct simhba_ra *ra_victim(struct simhba_disk *d, u64 lba, u64 t)
 {
 	struct simhba_ra *v = NULL;
 	u32 i;
@@ -610,7 +623,7 @@ static struct simhba_ra *ra_victim(struct simhba_disk *d, u64 lba)
 	for (i = 0; i < d->ra_nseg; i++) {
 		struct simhba_ra *s = &d->ra[i];
 
-		if (s->valid && lba >= s->lba && lba <= s->limit)
+		if (s->valid && lba >= ra_first(d, s, t) && lba <= s->limit)
 			return s;
 		if (!v || (v->valid && (!s->valid || s->used < v->used)))
 			v = s;
@@ -923,13 +936,16 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 		return link_read(d, op, start, start);
 	}
 
-	s = ra_hit(d, op);
+	s = ra_hit(d, op, start);
 	if (s) {
 		u64 avail = ra_pos(s, start);
 		u64 end = op->lba + op->nsect;
 
 		if (avail >= s->limit && !s->frozen) {
-			/* The segment had filled up: streaming resumes. */
+			/*
+			 * The segment had filled up: streaming resumes, and
+			 * keeps what the segment holds.
+			 */
 			s->lba = s->limit;
 			s->t0 = max(start, d->busy_end) + d->rot_ns / 2;
 		}
@@ -961,10 +977,11 @@ static u64 service_hdd(struct simhba_disk *d, struct simhba_op *op, u64 now,
 	head_busy(d, t, m);
 	d->host_end = d->busy_end;
 	if (d->p.ra_kib) {
-		s = ra_victim(d, op->lba);
+		s = ra_victim(d, op->lba, t);
 		s->valid = true;
 		s->frozen = false;
 		s->lba = op->lba + op->nsect;
+		s->base = s->lba;
 		s->t0 = m;
 		s->limit = min(s->lba + (u64)d->p.ra_kib * 2, d->capacity);
 		s->tsec = stream_sector_ns(d, op->lba + op->nsect - 1);
@@ -1022,7 +1039,7 @@ static struct simhba_op *pick(struct simhba_disk *d, u64 now)
 
 		if (n++ >= d->depth || op->enq > now)
 			break;
-		if (op->flush || ra_hit(d, op) || wc_read_hit(d, op) ||
+		if (op->flush || ra_hit(d, op, t) || wc_read_hit(d, op) ||
 		    (wc_write(d, op) && wc_fits(d, op))) {
 			cost = 0;
 		} else if (wc_write(d, op)) {

@@ -130,13 +130,15 @@ struct simhba_stats {
 };
 
 /*
- * A read-ahead segment: sectors [lba, limit) are (or, while the head follows
- * the stream, will be) in the buffer; the stream started reading lba at t0,
- * tsec per sector.
+ * A read-ahead segment, a ring of ra_kib: the stream reads into it from
+ * base, sector lba + k at t0 + k * tsec, and stops at limit.  Each sector
+ * it reads overwrites the oldest, so of what it has read by now the
+ * segment holds the last ra_kib.
  */
 struct simhba_ra {
 	bool valid;
 	bool frozen;			/* the head left the stream */
+	u64 base;			/* the first sector the stream read */
 	u64 lba;
 	u64 t0;
 	u64 limit;
