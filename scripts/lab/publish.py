@@ -42,6 +42,7 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 
 import figures
@@ -307,6 +308,26 @@ def section(e, doc, run_id, peers, figdir, pngs):
     return out + ['']
 
 
+# where the device model lives: a change there after a run's series commit
+# can move any figure of that run
+MODEL_PATHS = ['drivers/scsi/simhba']
+
+
+def model_changes(series, top=TOP):
+    """The commits ("<id> <subject>") that changed the simhba model after
+    the series commit the runs were measured at; None when git cannot
+    tell (no repository, or a commit it does not know)."""
+    if not series or ',' in series or series.endswith('-dirty'):
+        return None
+    try:
+        out = subprocess.run(['git', '-C', top, 'log', '--format=%h %s',
+                              '%s..HEAD' % series, '--'] + MODEL_PATHS,
+                             capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return out.stdout.splitlines()
+
+
 def run_ids(docs, where):
     """{run id: [experiments]} in order of the runs: a JSON without one
     is known by its directory's name."""
@@ -330,6 +351,14 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
     if reasons:
         out += ['**DRAFT**: not a full-size run of every experiment (%s).'
                 % esc('; '.join(reasons)), '']
+    newer = model_changes(values(docs, 'series'))
+    if newer:
+        out += ['**Measured on an older model**: simhba changed after '
+                'these runs\' series commit (%s), in %s.  A figure that '
+                'depends on what changed may differ on the current model: '
+                'run ``make bench`` again and publish its runs.'
+                % (esc(values(docs, 'series')),
+                   esc('; '.join(newer))), '']
     kern = []
     for d in docs.values():
         for k in [d.get('kernel', 'not recorded')] + \

@@ -6,10 +6,12 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
+from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
@@ -257,6 +259,18 @@ class PublishTest(unittest.TestCase):
         self.assertNothingWritten()
 
     # --- a full-size run ---------------------------------------------------
+
+    def test_older_model_said_on_the_page(self):
+        self.full_size()
+        with mock.patch.object(publish, 'model_changes',
+                               return_value=['1234567 simhba: a fix']):
+            st, msg, page = self.publish()
+        self.assertEqual(st, 0, msg)
+        self.assertIn('**Measured on an older model**: simhba changed '
+                      'after these runs\' series commit (abc1234), in '
+                      '1234567 simhba: a fix.', page)
+        _, _, page = self.publish()
+        self.assertNotIn('older model', page)
 
     def test_full_run_header_and_figures(self):
         self.full_size()
@@ -515,6 +529,42 @@ class PublishTest(unittest.TestCase):
         self.assertEqual(err.getvalue(), '')
         # the note reads as written: its markup characters are text
         self.assertIn(note, tree.astext())
+
+
+class ModelChangesTest(unittest.TestCase):
+    def git(self, *args):
+        return subprocess.run(['git', '-C', self.top, '-c', 'user.name=t',
+                               '-c', 'user.email=t@t'] + list(args),
+                              capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    def commit(self, path, msg):
+        full = os.path.join(self.top, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, 'a') as fh:
+            fh.write(msg + '\n')
+        self.git('add', path)
+        self.git('commit', '-q', '-m', msg)
+        return self.git('rev-parse', '--short', 'HEAD')
+
+    def setUp(self):
+        self.top = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.top)
+        self.git('init', '-q')
+
+    def test_model_commits_after_the_series(self):
+        base = self.commit('README', 'start')
+        self.commit('scripts/lab/x.py', 'lab: not the model')
+        fix = self.commit('drivers/scsi/simhba/simhba_model.c',
+                          'simhba: a model fix')
+        self.assertEqual(publish.model_changes(base, self.top),
+                         ['%s simhba: a model fix' % fix])
+        self.assertEqual(publish.model_changes(fix, self.top), [])
+        # a commit git does not know, or several series: cannot tell
+        self.assertIsNone(publish.model_changes('0123abc', self.top))
+        self.assertIsNone(publish.model_changes(base + ', ' + fix,
+                                                self.top))
+        self.assertIsNone(publish.model_changes(base + '-dirty', self.top))
 
 
 class ClockTextTest(unittest.TestCase):
