@@ -23,6 +23,16 @@ bench_plan $((16 * ${BENCH_RUNS:-1}))
 
 model() { awk -v k="$2" '$1 == k { print $2 }' /sys/block/"$1"/device/simhba_model; }
 
+# random 4 KiB reads of disk $1 at queue depth $2 for $secs: total IOPS
+rnd_iops()
+{
+	fio --output-format=json --output="$TEST_TMP/r$2.json" --name=rnd \
+	    --filename=/dev/"$1" --rw=randread --bs=4k --ioengine=libaio \
+	    --iodepth="$2" --direct=1 --norandommap --randrepeat=0 \
+	    --time_based --runtime="$secs" >/dev/null 2>&1
+	fio_total_iops "$TEST_TMP/r$2.json"
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "null" }'; }
 
 for run in $(seq 1 "${BENCH_RUNS:-1}"); do
@@ -67,18 +77,10 @@ for run in $(seq 1 "${BENCH_RUNS:-1}"); do
 		inner=$(fio_mbps "$TEST_TMP/i.json" seq read)
 
 		bench_step "$p run $run: random 4 KiB reads, QD1"
-		fio --output-format=json --output="$TEST_TMP/r1.json" --name=rnd \
-		    --filename=/dev/"$d" --rw=randread --bs=4k --ioengine=libaio \
-		    --iodepth=1 --direct=1 --norandommap --randrepeat=0 \
-		    --time_based --runtime="$secs" >/dev/null 2>&1
-		qd1=$(fio_total_iops "$TEST_TMP/r1.json")
+		qd1=$(rnd_iops "$d" 1)
 
 		bench_step "$p run $run: random 4 KiB reads, QD32"
-		fio --output-format=json --output="$TEST_TMP/r32.json" --name=rnd \
-		    --filename=/dev/"$d" --rw=randread --bs=4k --ioengine=libaio \
-		    --iodepth=32 --direct=1 --norandommap --randrepeat=0 \
-		    --time_based --runtime="$secs" >/dev/null 2>&1
-		qd32=$(fio_total_iops "$TEST_TMP/r32.json")
+		qd32=$(rnd_iops "$d" 32)
 
 		bench_row "{\"profile\": \"$p\"}" \
 			"{\"seq_outer_MBps\": $outer, \"seq_outer_expected\": $e_outer, \"seq_outer_ratio\": $(ratio "$outer" "$e_outer"), \
