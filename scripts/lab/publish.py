@@ -308,24 +308,31 @@ def section(e, doc, run_id, peers, figdir, pngs):
     return out + ['']
 
 
-# where the device model lives: a change there after a run's series commit
-# can move any figure of that run
-MODEL_PATHS = ['drivers/scsi/simhba']
+# where the device model lives (its KUnit tests left out): a change there
+# after a run's series commit can move any figure of that run
+MODEL_PATHS = ['drivers/scsi/simhba', ':(exclude)drivers/scsi/simhba/*kunit*']
 
 
 def model_changes(series, top=TOP):
     """The commits ("<id> <subject>") that changed the simhba model after
-    the series commit the runs were measured at; None when git cannot
-    tell (no repository, or a commit it does not know)."""
-    if not series or ',' in series or series.endswith('-dirty'):
+    the series commit(s) the runs were measured at (a "-dirty" one counts
+    from its commit); None when git cannot tell (no repository, or a
+    commit it does not know)."""
+    commits = [c.strip() for c in (series or '').split(',') if c.strip()]
+    commits = [c[:-len('-dirty')] if c.endswith('-dirty') else c
+               for c in commits]
+    if not commits:
         return None
-    try:
-        out = subprocess.run(['git', '-C', top, 'log', '--format=%h %s',
-                              '%s..HEAD' % series, '--'] + MODEL_PATHS,
-                             capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return out.stdout.splitlines()
+    out = []
+    for c in commits:   # what any one of the runs lacks
+        try:
+            log = subprocess.run(['git', '-C', top, 'log', '--format=%h %s',
+                                  '%s..HEAD' % c, '--'] + MODEL_PATHS,
+                                 capture_output=True, text=True, check=True)
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        out += [line for line in log.stdout.splitlines() if line not in out]
+    return out
 
 
 def run_ids(docs, where):

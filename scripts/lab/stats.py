@@ -30,7 +30,8 @@ def spreads(agg, m):
 
 
 def good_bad(base_runs, runs, factor=0.8):
-    """The seed 004 rule: bad when any run is below factor x base median."""
+    """The lab's reading of seed 004: bad when any run is below factor x
+    the base median (the seed labels its kernels without a rule)."""
     if not base_runs or not runs:
         return None
     limit = factor * statistics.median(base_runs)

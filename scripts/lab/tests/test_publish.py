@@ -557,14 +557,20 @@ class ModelChangesTest(unittest.TestCase):
         self.commit('scripts/lab/x.py', 'lab: not the model')
         fix = self.commit('drivers/scsi/simhba/simhba_model.c',
                           'simhba: a model fix')
+        self.commit('drivers/scsi/simhba/simhba_kunit.c',
+                    'simhba: KUnit: not the model')
         self.assertEqual(publish.model_changes(base, self.top),
                          ['%s simhba: a model fix' % fix])
         self.assertEqual(publish.model_changes(fix, self.top), [])
-        # a commit git does not know, or several series: cannot tell
+        # a run with uncommitted changes counts from its commit
+        self.assertEqual(publish.model_changes(base + '-dirty', self.top),
+                         ['%s simhba: a model fix' % fix])
+        # several series: what any one of them lacks
+        self.assertEqual(publish.model_changes(fix + ', ' + base,
+                                               self.top),
+                         ['%s simhba: a model fix' % fix])
+        # a commit git does not know: cannot tell
         self.assertIsNone(publish.model_changes('0123abc', self.top))
-        self.assertIsNone(publish.model_changes(base + ', ' + fix,
-                                                self.top))
-        self.assertIsNone(publish.model_changes(base + '-dirty', self.top))
 
 
 class ClockTextTest(unittest.TestCase):
