@@ -1010,6 +1010,35 @@ static void ra_capacity_test(struct kunit *test)
 }
 
 /*
+ * A segment is a ring of ra_kib: after a sequential pass of four segments'
+ * worth and an idle second, a read near the pass's start finds nothing
+ * (the segment kept only the last ra_kib), and a read where the pass ended
+ * finds what the head prefetched there.
+ */
+static void ra_ring_test(struct kunit *test)
+{
+	static const char * const names[] = { "u320-10k", "sata-7200" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct simhba_disk *d = new_disk(test, names[i], 0);
+		u64 seg = (u64)d->p.ra_kib * 2, now = 0;
+		u32 hits;
+
+		seq_pass(test, d, &now, 0, 4 * seg, 128, 0, &hits);
+		now += NSEC_PER_SEC;
+		seq_pass(test, d, &now, 128, 128, 128, 0, &hits);
+		KUNIT_EXPECT_EQ_MSG(test, hits, 0,
+				    "%s: sector 128 still held after %llu KiB more",
+				    names[i], 4 * seg / 2);
+		seq_pass(test, d, &now, 4 * seg, 128, 128, 0, &hits);
+		KUNIT_EXPECT_EQ_MSG(test, hits, 1,
+				    "%s: the prefetch past the pass is gone",
+				    names[i]);
+	}
+}
+
+/*
  * A sequential reader that thinks between its reads finds each read in
  * the segment that the head fills ahead of it: when the segment is full
  * the head stops, and the next read resumes the stream without losing
@@ -1319,6 +1348,7 @@ static struct kunit_case simhba_model_cases[] = {
 	KUNIT_CASE(link_cancel_test),
 	KUNIT_CASE(ra_segments_test),
 	KUNIT_CASE(ra_capacity_test),
+	KUNIT_CASE(ra_ring_test),
 	KUNIT_CASE(ra_think_test),
 	KUNIT_CASE(raid0_split_test),
 	KUNIT_CASE(ssd_test),
