@@ -505,16 +505,21 @@ static u64 ra_pos(const struct simhba_ra *s, u64 t)
 }
 
 /*
- * The first sector segment @s still holds at @t: the stream overwrites the
- * oldest sector with each one it reads, so the segment never holds more
- * than ra_kib, however far the stream has gone.
+ * Whether sector @lba is no older than the first one segment @s still holds
+ * at @t (the segment's end is the caller's to check): the stream overwrites
+ * the oldest sector with each one it reads, so the segment never holds more
+ * than ra_kib, however far the stream has gone.  Within ra_kib of the
+ * limit the stream cannot have overwritten @lba, so the common case, a
+ * read near the stream's head, needs no division.
  */
-static u64 ra_first(const struct simhba_disk *d, const struct simhba_ra *s,
-		    u64 t)
+static bool ra_kept(const struct simhba_disk *d, const struct simhba_ra *s,
+		    u64 lba, u64 t)
 {
-	u64 pos = ra_pos(s, t), size = (u64)d->p.ra_kib * 2;
+	u64 size = (u64)d->p.ra_kib * 2;
 
-	return max(s->base, pos > size ? pos - size : 0);
+	if (lba < s->base)
+		return false;
+	return lba + size >= s->limit || lba + size >= ra_pos(s, t);
 }
 
 /* The segment the head is streaming into, if any. */
@@ -553,7 +558,7 @@ static struct simhba_ra *ra_hit(struct simhba_disk *d,
 	for (i = 0; i < d->ra_nseg; i++) {
 		struct simhba_ra *s = &d->ra[i];
 
-		if (!s->valid || op->lba < ra_first(d, s, t))
+		if (!s->valid || !ra_kept(d, s, op->lba, t))
 			continue;
 		if (s->frozen ? op->lba + op->nsect <= s->limit :
 				op->lba <= s->limit)
@@ -600,7 +605,7 @@ static void ra_invalidate(struct simhba_disk *d, u64 lba, u64 end, u64 now)
 	for (i = 0; i < d->ra_nseg; i++) {
 		struct simhba_ra *s = &d->ra[i];
 
-		if (!s->valid || lba >= s->limit || end <= ra_first(d, s, now))
+		if (!s->valid || lba >= s->limit || !ra_kept(d, s, end - 1, now))
 			continue;
 		if (!s->frozen) {
 			d->host_end = max(d->host_end, min(ra_end(d), now));
@@ -623,7 +628,7 @@ static struct simhba_ra *ra_victim(struct simhba_disk *d, u64 lba, u64 t)
 	for (i = 0; i < d->ra_nseg; i++) {
 		struct simhba_ra *s = &d->ra[i];
 
-		if (s->valid && lba >= ra_first(d, s, t) && lba <= s->limit)
+		if (s->valid && lba <= s->limit && ra_kept(d, s, lba, t))
 			return s;
 		if (!v || (v->valid && (!s->valid || s->used < v->used)))
 			v = s;
