@@ -358,14 +358,14 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
     if reasons:
         out += ['**DRAFT**: not a full-size run of every experiment (%s).'
                 % esc('; '.join(reasons)), '']
-    newer = model_changes(values(docs, 'series'))
+    series = values(docs, 'series')
+    newer = model_changes(series)
     if newer:
         out += ['**Measured on an older model**: simhba changed after '
                 'these runs\' series commit (%s), in %s.  A figure that '
                 'depends on what changed may differ on the current model: '
                 'run ``make bench`` again and publish its runs.'
-                % (esc(values(docs, 'series')),
-                   esc('; '.join(newer))), '']
+                % (esc(series), esc('; '.join(newer))), '']
     kern = []
     for d in docs.values():
         for k in [d.get('kernel', 'not recorded')] + \
@@ -389,7 +389,7 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
     out += [':Kernel: %s' % esc(', '.join(kern)),
             ':Kernel source tree: %s' % esc(', '.join(trees) or
                                             'not recorded'),
-            ':Series commit: %s' % esc(values(docs, 'series')),
+            ':Series commit: %s' % esc(series),
             ':Clock: %s' % esc(clock_text(docs)),
             ':RUNS: %s' % esc(values(docs, 'runs')),
             ':SCALE: %s' % esc(values(docs, 'scale')),

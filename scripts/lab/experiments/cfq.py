@@ -192,7 +192,7 @@ def runs_basis(rows, metric, of):
     return '%s of %s' % (of, w), "the %s of this run's %s" % (of, w)
 
 
-def served_verdict(r, n, metric='max_sched_ms', where='in cfq'):
+def served_verdict(r, n, metric, where):
     """Goal 7 for one N: every process served in every run, and no read
     waited longer than low_latency's round (bound_ms) in any run: in cfq
     (insert to dispatch, max_sched_ms, the goal) or as fio saw it
@@ -218,16 +218,19 @@ def scale_goals(agg):
     out = []
     sc = n_rows(workload_rows(agg, 'scale'))
     for n in sorted(set(sc) | set(CFQ_SCALE_N)):
-        basis = runs_basis([sc[n]], 'served', 'worst')[1] if n in sc else ''
-        out.append(Goal('scale, N=%d random readers: all served, longest '
-                        'wait in cfq <= round, in every run' % n,
-                        served_verdict(sc[n], n) if n in sc
-                        else 'missing (not measured)', basis))
-        if n in sc:
-            out.append(Goal('scale, N=%d: longest read, the disk\'s queue '
-                            'included, <= round, in every run' % n,
-                            served_verdict(sc[n], n, 'max_lat_ms', 'read'),
-                            basis))
+        if n not in sc:
+            out.append(Goal('scale, N=%d random readers: all served, '
+                            'longest wait in cfq <= round, in every run' % n,
+                            'missing (not measured)', ''))
+            continue
+        for what, metric, where in (
+                ('N=%d random readers: all served, longest wait in cfq',
+                 'max_sched_ms', 'in cfq'),
+                ('N=%d: longest read, the disk\'s queue included,',
+                 'max_lat_ms', 'read')):
+            out.append(Goal('scale, %s <= round, in every run' % (what % n),
+                            served_verdict(sc[n], n, metric, where),
+                            runs_basis([sc[n]], metric, 'worst')[1]))
     cost = n_rows(workload_rows(agg, 'scale cost'))
     ns = sorted(n for n in cost if median_of(cost[n], 'us_per_io'))
     what = ('scale cost: cfq us per request, most / fewest processes <= '
