@@ -20,6 +20,15 @@ SEED_000_STP = {
     'deadline': [(1313, 94.5, 9582.1), (1304, 94.1, 9685.0)],
     'as': [(1143, 92.6, 8848.5), (1175, 91.4, 8883.1)],
 }
+# Seed 000's readprofile: ticks of its bounce functions (bounce_copy_vec
+# plus __blk_queue_bounce) without, then with, the patch that avoids
+# bouncing.  None: neither is in that top 10, so each has at most the
+# ticks of its 10th line (SEED_000_TOP10_LAST).
+SEED_000_BOUNCE_TICKS = {
+    'deadline': (77961 + 30048, 85122 + 24983),
+    'as': (69264 + 20156, None),
+}
+SEED_000_TOP10_LAST = {'as': 6387}
 # the seed's elevator names -> the lab's
 SEED_000_ELEVATOR = {'deadline': 'mq-deadline', 'as': 'anticipatory'}
 

@@ -93,6 +93,37 @@ class EffectTest(unittest.TestCase):
         x = raid0_dd.effects(raid0_dd.EXPERIMENT, [])[0]
         self.assertEqual((x.measured, x.result), ('missing', 'missing'))
 
+    def test_dbt2_bouncing_with_a_64_bit_mask(self):
+        def row(bits, runs):
+            return {'config': {'table': 'stp', 'elevator': 'mq-deadline',
+                               'dma_bits': bits},
+                    'metrics': {'bounce_bytes': {
+                        'median': sorted(runs)[len(runs) // 2]}},
+                    'runs': {'bounce_bytes': runs}}
+        # the seed's bound: 2 x 6387 ticks of 89420, rounded up
+        self.assertEqual(dbt2.seed_bounce_x(), 0.15)
+        x = dbt2.bounce_effect([row(32, [70e6, 71e6, 75e6]),
+                                row(64, [0, 0, 0])])
+        self.assertEqual((x.seed, x.measured, x.result),
+                         ('at most 0.15x', '0.00x', 'reproduced'))
+        self.assertIn('max/min 1.071', x.why)
+        self.assertIn("deadline pair still bounced with the patch (1.02x)",
+                      x.why)
+        # 64 bits bouncing as much as 32 is not the seed's effect
+        x = dbt2.bounce_effect([row(32, [70e6, 71e6, 75e6]),
+                                row(64, [60e6, 70e6, 72e6])])
+        self.assertEqual((x.measured, x.result),
+                         ('0.99x', 'not reproduced'))
+        # a ratio inside the spread is not either
+        x = dbt2.bounce_effect([row(32, [70e6, 71e6, 75e6]),
+                                row(64, [60e6, 67e6, 72e6])])
+        self.assertEqual((x.measured, x.result),
+                         ('0.94x', 'not reproduced'))
+        # no 64-bit run: missing, not 0
+        x = dbt2.bounce_effect([row(32, [70e6, 71e6, 75e6])])
+        self.assertEqual((x.measured, x.result), ('missing', 'missing'))
+        self.assertNotIn('firmware', x.why)
+
     def test_sg_segments_why_names_the_links(self):
         def row(seg, busy):
             m = {'MBps': {'median': 392.0}}

@@ -341,6 +341,9 @@ class PublishTest(unittest.TestCase):
         self.assertEqual(rows['20 direct-I/O readers: context switches '
                               'per call, 64 segments against 32'][:3],
                          ('0.54x', 'missing', 'missing'))
+        self.assertEqual(rows[next(k for k in rows
+                                   if k.startswith('bouncing: bytes'))][:3],
+                         ('at most 0.15x', '0.00x', 'reproduced'))
         self.assertEqual(rows['N=2 random readers, striped LUN: ioc idle '
                               'against base'][:3],
                          ('0.53x', 'missing', 'missing'))
@@ -370,7 +373,7 @@ class PublishTest(unittest.TestCase):
         # the seeds first, in order, then the issues' goals
         labels = [line[7:] for line in page.splitlines()
                   if line.startswith('   * - ')][1:]
-        self.assertEqual(labels, ['seed 000', 'seed 001', 'seed 001'] +
+        self.assertEqual(labels, ['seed 000'] * 2 + ['seed 001'] * 2 +
                          ['seed 002'] * 3 + ['seed 003'] * 2 + ['seed 004'] +
                          ['issue 4'] * 8 + ['issue 13'] * 15)
 
