@@ -102,19 +102,29 @@ IOC_WHY_NOT = ('issue 13 sets the lab\'s cfq the goal ioc idle >= 0.9x base '
                'on this LUN: the seed\'s loss is what it is built to avoid')
 
 
+# the setup of 6.12's own group scheduler that idles per group as 2.6's
+# cfq groups did: the seed's effect, looked for where it can still be
+BFQ_GROUPS = 'bfq groups'
+BFQ_WHY_NOT = ("bfq's idling per group did not cost this LUN throughput")
+
+
 def effects(e, agg):
-    """Seed 002's effect per N: "ioc idle" against "base"."""
+    """Seed 002's effect per N: "ioc idle" against "base" (the lab's cfq,
+    built to avoid it), then "bfq groups" against "base" (6.12's bfq,
+    which idles per group)."""
     setup = IOC_GOAL[0]
     out = []
-    for n in sorted(SEED_002):
-        rows = [r for r in agg if r['config'].get('N') == n]
-        out.append(ratio_effect(
-            'N=%d random readers, striped LUN: %s against base'
-            % (n, setup), seed_002(n, setup) / seed_002(n, 'base'),
-            config_median(rows, 'setup', setup, 'MBps'),
-            config_median(rows, 'setup', 'base', 'MBps'), rows, 'MBps',
-            IOC_WHY_NOT,
-            '%s or base not measured' % setup))
+    for su, why_not in ((setup, IOC_WHY_NOT), (BFQ_GROUPS, BFQ_WHY_NOT)):
+        for n in sorted(SEED_002):
+            rows = [r for r in agg if r['config'].get('N') == n]
+            out.append(ratio_effect(
+                'N=%d random readers, striped LUN: %s against base%s'
+                % (n, su, '' if su == setup else
+                   " (seed: 2.6's ioc idle)"),
+                seed_002(n, setup) / seed_002(n, 'base'),
+                config_median(rows, 'setup', su, 'MBps'),
+                config_median(rows, 'setup', 'base', 'MBps'), rows, 'MBps',
+                why_not, '%s or base not measured' % su))
     return out
 
 
