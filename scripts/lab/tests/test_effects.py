@@ -153,6 +153,34 @@ class EffectTest(unittest.TestCase):
         self.assertEqual((x.seed, x.measured, x.result),
                          ('0.19x', '1.00x', 'not reproduced'))
 
+    def test_bs_sweep_judges_time_and_switches(self):
+        def row(dev, kb, path, real, sys_s, cs):
+            m = {'real_s': real, 'sys_s': sys_s, 'cs_per_s': cs}
+            return {'config': {'device': dev, 'path': path, 'size_kb': kb},
+                    'metrics': {k: {'median': v} for k, v in m.items()},
+                    'runs': {k: [v, v] for k, v in m.items()}}
+        agg = [row('u320-10k', 1, 'sg', 0.40, 0.39, 36000),
+               row('u320-10k', 64, 'sg', 0.12, 0.02, 36000),
+               # dio rows are not the seed's sg path
+               row('u320-10k', 1, 'dio', 9.0, 9.0, 9e5),
+               row('array-raid0x2', 1, 'sg', 0.40, 0.39, 36000),
+               row('array-raid0x2', 32, 'sg', 0.12, 0.02, 12000)]
+        got = [(x.what.split('): ', 1)[1], x.seed, x.measured, x.result)
+               for x in bs_sweep.effects(None, agg)]
+        self.assertEqual(got, [
+            ('system time of 1K transfers against 64K', '23.93x',
+             '19.50x', 'reproduced'),
+            ('elapsed time of 1K transfers against 64K', '6.81x', '3.33x',
+             'reproduced'),
+            ('context switches a second of 1K transfers against 64K',
+             '9.36x', '1.00x', 'not reproduced'),
+            ('system time of 1K transfers against 64K', '35.69x',
+             'missing', 'missing'),
+            ('elapsed time of 1K transfers against 64K', '5.54x',
+             'missing', 'missing'),
+            ('context switches a second of 1K transfers against 32K',
+             '11.62x', '3.00x', 'reproduced')])
+
     def test_sg_segments_why_names_the_links(self):
         def row(seg, busy):
             m = {'MBps': {'median': 392.0}}

@@ -374,7 +374,7 @@ class PublishTest(unittest.TestCase):
         labels = [line[7:] for line in page.splitlines()
                   if line.startswith('   * - ')][1:]
         self.assertEqual(labels, ['seed 000'] * 2 + ['seed 001'] * 2 +
-                         ['seed 002'] * 6 + ['seed 003'] * 2 + ['seed 004'] +
+                         ['seed 002'] * 6 + ['seed 003'] * 6 + ['seed 004'] +
                          ['issue 4'] * 8 + ['issue 13'] * 15)
 
     def test_every_figure_follows_the_json(self):
