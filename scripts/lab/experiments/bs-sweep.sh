@@ -59,7 +59,7 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 				st=$(bench_stat_delta "$s0" "$s1" "$real")
 				bench_row "{\"device\": \"${names[$i]}\", \"path\": \"$path\", \"size_kb\": $k}" \
 					"{\"real_s\": $real, \"user_s\": $user, \"sys_s\": $sys, \
-\"MBps\": $(awk -v m="$mb" -v t="$real" 'BEGIN { printf "%.2f", (t > 0 ? m * 1048576 / t / 1e6 : 0) }'), $st}"
+\"MBps\": $(awk -v m="$mb" -v t="$real" 'BEGIN { if (t > 0) printf "%.2f", m * 1048576 / t / 1e6; else print "null" }'), $st}"
 				ran=1
 			done
 		done

@@ -2202,6 +2202,37 @@ class SgWindowTest(unittest.TestCase):
         self.assertEqual(json.loads(out)['cmds_per_call'], 2.0)
 
 
+class StatDeltaTest(unittest.TestCase):
+    """lib.sh's bench_stat_delta: rates over the measured seconds, shares
+    of the ticks that passed, null where either is nothing."""
+
+    def delta(self, a, b, t):
+        p = subprocess.run(
+            ['bash', '-c', '. "$LAB_TOP/scripts/lab/experiments/lib.sh"\n'
+             'bench_stat_delta "$1" "$2" "$3"', 'x', a, b, t],
+            env=dict(os.environ, LAB_TOP=runner.TOP), capture_output=True,
+            text=True, check=True)
+        return json.loads('{%s}' % p.stdout)
+
+    def test_rates_and_shares(self):
+        # ctxt intr user nice sys idle iowait irq softirq
+        a = '1000 500 10 0 10 10 0 0 0'
+        d = self.delta(a, '1300 600 40 0 30 30 0 0 0', '2')
+        self.assertEqual(d, {'cs': 300, 'cs_per_s': 150.0, 'in_per_s': 50.0,
+                             'cpu_pct': 71.4, 'us_pct': 42.9,
+                             'sy_pct': 28.6})
+
+    def test_nothing_measured_is_null(self):
+        a = '1000 500 10 0 10 10 0 0 0'
+        d = self.delta(a, '1300 600 40 0 30 30 0 0 0', '0')
+        self.assertEqual((d['cs'], d['cs_per_s'], d['in_per_s']),
+                         (300, None, None))
+        self.assertEqual(d['cpu_pct'], 71.4)
+        d = self.delta(a, '1300 600 10 0 10 10 0 0 0', '1.5')
+        self.assertEqual((d['cs_per_s'], d['cpu_pct'], d['us_pct'],
+                          d['sy_pct']), (200.0, None, None, None))
+
+
 class GuestRunsTest(unittest.TestCase):
     """An experiment's guest script run by bash on this host, after lib.sh
     and stubs of what only a guest has (simhba, null_blk, fio): each of
