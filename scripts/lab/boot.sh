@@ -122,7 +122,7 @@ guest_init="cat cp cut dirname du ln mkdir mount mountpoint sed sync umount"
 guest_init+=" $(PATH=/usr/sbin:/usr/bin:/sbin:/bin type -P ip || true)"
 # the copy and the archive go when boot.sh does, whatever ends it (bash
 # runs no EXIT trap when a signal kills it)
-trap 'rm -rf "$run/root" "$run/root.cpio" "$run/stamp" "$run"/*.img "$run/replay.bin"' EXIT
+trap 'rm -rf "$run/root" "$run/root.cpio" "$run/stamp" "$run/copy.err" "$run"/*.img "$run/replay.bin"' EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT HUP
 if [ -n "${LAB_GUEST_ROOT:-}" ]; then
@@ -138,8 +138,16 @@ if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 	need_cmd cpio cpio
 	stage=$run/root
 	touch "$run/stamp"
-	"$LAB_DIR/guest-root" --copy "$stage" "$outdir/guest-root" ||
-		die "LAB_GUEST_ROOT: cannot copy the files of '$LAB_GUEST_ROOT'"
+	# tar fails a copy that sees a file change under it.  Once, of two
+	# benches of one tree started in the same second, one failed here and
+	# its tar's message was lost: now a failed copy says why, and is taken
+	# again, once
+	if ! "$LAB_DIR/guest-root" --copy "$stage" "$outdir/guest-root" 2>"$run/copy.err"; then
+		warn "LAB_GUEST_ROOT: copying again: $(tail -n 3 "$run/copy.err" | tr '\n' ' ')"
+		rm -rf "$stage"
+		"$LAB_DIR/guest-root" --copy "$stage" "$outdir/guest-root" 2>"$run/copy.err" ||
+			die "LAB_GUEST_ROOT: cannot copy the files of '$LAB_GUEST_ROOT': $(tail -n 3 "$run/copy.err" | tr '\n' ' ')"
+	fi
 	mkdir -p "$stage/.blk26-job" "$stage$PWD"
 	cp "$outdir/job.sh" "$stage/.blk26-job/"
 	find "$stage" -newer "$run/stamp" -exec touch -h -d @1767225600 {} +
