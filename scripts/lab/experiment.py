@@ -110,11 +110,19 @@ def goal_effects(goals, issue):
 
 
 def ratio_effect(what, seed_x, a, b, rows, metric, why_not='',
-                 missing='not measured'):
+                 missing='not measured', seed_text=None, also=''):
     """The summary's line of a seed effect that is a ratio: the seed's
-    seed_x against this run's a / b (medians of metric in rows, None when
-    not measured), judged by direction() against the spread of metric
-    in rows."""
+    seed_x (printed as seed_text, e.g. for a bound) against this run's
+    a / b (medians of metric in rows, None when not measured), judged by
+    direction() against the spread of metric in rows; also is added to
+    the why of a measured ratio, why_not to one not reproduced."""
+    seed_text = seed_text or '%.2fx' % seed_x
+    if a is not None and b == 0:
+        # measured, but the ratio has no value: not the seed's either
+        return Effect(what, seed_text, 'no ratio (%g / 0)' % a,
+                      'not reproduced',
+                      'the figure it is divided by measured 0' +
+                      ('; ' + also if also else ''))
     x = a / b if a is not None and b else None
     nx = noise(rows, metric)
     res = direction(seed_x, x, nx)
@@ -126,9 +134,11 @@ def ratio_effect(what, seed_x, a, b, rows, metric, why_not='',
         d = decimals_for(nx, x, 2)
     else:
         d = decimals_for(x, 1 / nx, 2)
-    return Effect(what, '%.2fx' % seed_x,
-                  'missing' if x is None else '%.*fx' % (d, x), res,
-                  direction_why(res, nx, why_not, missing))
+    why = direction_why(res, nx, why_not, missing)
+    if also and res != 'missing':
+        why += '; ' + also
+    return Effect(what, seed_text,
+                  'missing' if x is None else '%.*fx' % (d, x), res, why)
 
 
 # why an experiment whose measured time reads the 9p root is kept off the

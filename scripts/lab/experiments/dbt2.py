@@ -8,11 +8,10 @@ The guest side is dbt2.sh, next to this file."""
 import math
 
 import figures
-from experiment import Effect, Experiment, goal_effects, ratio_effect
+from experiment import Experiment, goal_effects, ratio_effect
 from report import fmt, goal_lines, render
 from seeds import SEED_000_BOUNCE_TICKS, SEED_000_STP, SEED_000_TOP10_LAST
-from stats import direction, direction_why, elevator_median, median_of, \
-    noise, verdict
+from stats import elevator_median, median_of, verdict
 
 
 DBT2_ELEVATORS = figures.DBT2_ELEVATORS
@@ -139,30 +138,26 @@ def bounce_effect(agg):
     """Seed 000's second effect: the 64-bit DMA mask (the seed's patch)
     ends bouncing.  The seed shows it for anticipatory; the lab runs 64
     bits with mq-deadline and reads simhba's bounce counter, not the
-    profile (6.12 bounces in swiotlb: a few ticks of thousands, its copy
-    a memcpy shared with everything else)."""
-    stp = [r for r in agg if r['config'].get('table') == 'stp']
-    rows = {}
-    for bits in (32, 64):
-        rows[bits] = [r for r in stp if r['config'].get('dma_bits') == bits]
-    a = elevator_median(rows[64], 'mq-deadline', 'bounce_bytes')
-    b = elevator_median(rows[32], 'mq-deadline', 'bounce_bytes')
-    x = a / b if a is not None and b else None
-    seed_x = seed_bounce_x()
-    nx = noise(rows[32] + rows[64], 'bounce_bytes')
-    res = direction(seed_x, x, nx)
+    profile (6.12 bounces in swiotlb: a few tens of ticks of thousands,
+    its copy a memcpy shared with everything else)."""
+    stp = [r for r in agg if r['config'].get('table') == 'stp' and
+           r['config'].get('elevator') == 'mq-deadline']
+    rows = {bits: [r for r in stp if r['config'].get('dma_bits') == bits]
+            for bits in (32, 64)}
     d_without, d_with = SEED_000_BOUNCE_TICKS['deadline']
-    why = direction_why(res, nx, missing="mq-deadline's bounced bytes at "
-                        '32 or 64 bits not measured')
-    if res != 'missing':
-        why += ("; the seed's deadline pair still bounced with the patch "
-                '(%.2fx), which the thread traced to old RAID firmware'
-                % (d_with / d_without))
-    return Effect('bouncing: bytes bounced with a 64-bit DMA mask against '
-                  '32-bit (seed: anticipatory, its bounce functions in '
-                  'readprofile; here mq-deadline, simhba\'s counter)',
-                  'at most %.2fx' % seed_x,
-                  'missing' if x is None else '%.2fx' % x, res, why)
+    seed_x = seed_bounce_x()
+    return ratio_effect(
+        'bouncing: bytes bounced with a 64-bit DMA mask against 32-bit '
+        '(seed: anticipatory, its bounce functions in readprofile; here '
+        "mq-deadline, simhba's counter)", seed_x,
+        elevator_median(rows[64], 'mq-deadline', 'bounce_bytes'),
+        elevator_median(rows[32], 'mq-deadline', 'bounce_bytes'),
+        rows[32] + rows[64], 'bounce_bytes',
+        missing="mq-deadline's bounced bytes at 32 or 64 bits not measured",
+        seed_text='at most %.2fx' % seed_x,
+        also="the seed's deadline pair still bounced with the patch "
+        '(%.2fx); in the thread Andrew Morton suspected where the pages '
+        'lay, and the poster later old RAID firmware' % (d_with / d_without))
 
 
 def effects(e, agg):

@@ -94,15 +94,17 @@ class EffectTest(unittest.TestCase):
         self.assertEqual((x.measured, x.result), ('missing', 'missing'))
 
     def test_dbt2_bouncing_with_a_64_bit_mask(self):
-        def row(bits, runs):
-            return {'config': {'table': 'stp', 'elevator': 'mq-deadline',
+        def row(bits, runs, e='mq-deadline'):
+            return {'config': {'table': 'stp', 'elevator': e,
                                'dma_bits': bits},
                     'metrics': {'bounce_bytes': {
                         'median': sorted(runs)[len(runs) // 2]}},
                     'runs': {'bounce_bytes': runs}}
+        # another elevator first, with another spread: not the one judged
+        other = row(32, [10e6, 40e6, 90e6], 'anticipatory')
         # the seed's bound: 2 x 6387 ticks of 89420, rounded up
         self.assertEqual(dbt2.seed_bounce_x(), 0.15)
-        x = dbt2.bounce_effect([row(32, [70e6, 71e6, 75e6]),
+        x = dbt2.bounce_effect([other, row(32, [70e6, 71e6, 75e6]),
                                 row(64, [0, 0, 0])])
         self.assertEqual((x.seed, x.measured, x.result),
                          ('at most 0.15x', '0.00x', 'reproduced'))
@@ -110,17 +112,24 @@ class EffectTest(unittest.TestCase):
         self.assertIn("deadline pair still bounced with the patch (1.02x)",
                       x.why)
         # 64 bits bouncing as much as 32 is not the seed's effect
-        x = dbt2.bounce_effect([row(32, [70e6, 71e6, 75e6]),
+        x = dbt2.bounce_effect([other, row(32, [70e6, 71e6, 75e6]),
                                 row(64, [60e6, 70e6, 72e6])])
         self.assertEqual((x.measured, x.result),
                          ('0.99x', 'not reproduced'))
-        # a ratio inside the spread is not either
-        x = dbt2.bounce_effect([row(32, [70e6, 71e6, 75e6]),
-                                row(64, [60e6, 67e6, 72e6])])
+        # a ratio inside the spread of either width is not either: 0.90x
+        # against 64 bits' own spread, 1.2 (32 bits' alone is 1.071)
+        x = dbt2.bounce_effect([other, row(32, [70e6, 71e6, 75e6]),
+                                row(64, [58e6, 63.9e6, 69.6e6])])
         self.assertEqual((x.measured, x.result),
-                         ('0.94x', 'not reproduced'))
+                         ('0.90x', 'not reproduced'))
+        self.assertIn('max/min 1.200', x.why)
+        # nothing bounced at 32 bits: measured, but no ratio
+        x = dbt2.bounce_effect([other, row(32, [0, 0, 0]),
+                                row(64, [0, 0, 0])])
+        self.assertEqual((x.measured, x.result),
+                         ('no ratio (0 / 0)', 'not reproduced'))
         # no 64-bit run: missing, not 0
-        x = dbt2.bounce_effect([row(32, [70e6, 71e6, 75e6])])
+        x = dbt2.bounce_effect([other, row(32, [70e6, 71e6, 75e6])])
         self.assertEqual((x.measured, x.result), ('missing', 'missing'))
         self.assertNotIn('firmware', x.why)
 
@@ -154,13 +163,16 @@ class EffectTest(unittest.TestCase):
                          ('0.19x', '1.00x', 'not reproduced'))
 
     def test_bs_sweep_judges_time_and_switches(self):
+        # each metric its own spread: real 1.5, sys 1.1, cs/s 1.2
+        spread = {'real_s': 1.5, 'sys_s': 1.1, 'cs_per_s': 1.2}
+
         def row(dev, kb, path, real, sys_s, cs):
             m = {'real_s': real, 'sys_s': sys_s, 'cs_per_s': cs}
             return {'config': {'device': dev, 'path': path, 'size_kb': kb},
                     'metrics': {k: {'median': v} for k, v in m.items()},
-                    'runs': {k: [v, v] for k, v in m.items()}}
-        agg = [row('u320-10k', 1, 'sg', 0.40, 0.39, 36000),
-               row('u320-10k', 64, 'sg', 0.12, 0.02, 36000),
+                    'runs': {k: [v, v * spread[k]] for k, v in m.items()}}
+        agg = [row('u320-10k', 1, 'sg', 0.39, 0.39, 36000),
+               row('u320-10k', 64, 'sg', 0.30, 0.02, 36000),
                # dio rows are not the seed's sg path
                row('u320-10k', 1, 'dio', 9.0, 9.0, 9e5),
                row('array-raid0x2', 1, 'sg', 0.40, 0.39, 36000),
@@ -170,16 +182,24 @@ class EffectTest(unittest.TestCase):
         self.assertEqual(got, [
             ('system time of 1K transfers against 64K', '23.93x',
              '19.50x', 'reproduced'),
-            ('elapsed time of 1K transfers against 64K', '6.81x', '3.33x',
-             'reproduced'),
+            # inside real time's own spread (1.5), not sys time's (1.1)
+            ('elapsed time of 1K transfers against 64K', '6.81x', '1.30x',
+             'not reproduced'),
             ('context switches a second of 1K transfers against 64K',
              '9.36x', '1.00x', 'not reproduced'),
+            # the array ran no 64K: missing, whatever ran at 32K
             ('system time of 1K transfers against 64K', '35.69x',
              'missing', 'missing'),
             ('elapsed time of 1K transfers against 64K', '5.54x',
              'missing', 'missing'),
-            ('context switches a second of 1K transfers against 32K',
-             '11.62x', '3.00x', 'reproduced')])
+            ('context switches a second of 1K transfers against 64K',
+             '11.62x', 'missing', 'missing')])
+        agg[4]['config']['size_kb'] = 64
+        got = [(x.measured, x.result)
+               for x in bs_sweep.effects(None, agg)][3:]
+        self.assertEqual(got, [('19.50x', 'reproduced'),
+                               ('3.33x', 'reproduced'),
+                               ('3.00x', 'reproduced')])
 
     def test_sg_segments_why_names_the_links(self):
         def row(seg, busy):
