@@ -56,7 +56,9 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 					continue
 				fi
 				read -r real user sys <"$TEST_TMP/time"
-				st=$(bench_stat_delta "$s0" "$s1" "$real")
+				# its own times are the CPU figures: a short read may
+				# pass no tick of /proc/stat's, so no CPU shares
+				st=$(bench_rate_delta "$s0" "$s1" "$real")
 				bench_row "{\"device\": \"${names[$i]}\", \"path\": \"$path\", \"size_kb\": $k}" \
 					"{\"real_s\": $real, \"user_s\": $user, \"sys_s\": $sys, \
 \"MBps\": $(awk -v m="$mb" -v t="$real" 'BEGIN { if (t > 0) printf "%.2f", m * 1048576 / t / 1e6; else print "null" }'), $st}"

@@ -355,20 +355,32 @@ bench_stat()
 	     END { print c, i, u, n, s, id, w, q, sq }' /proc/stat
 }
 
-# bench_stat_delta "BEFORE" "AFTER" SECONDS: JSON fields cs, cs_per_s,
-# in_per_s, cpu_pct (busy), us_pct, sy_pct over the interval; a rate over
-# no measured time, or a share of no ticks, is null (not measured).
-bench_stat_delta()
+# bench_rate_delta "BEFORE" "AFTER" SECONDS: JSON fields cs, cs_per_s and
+# in_per_s over the interval; a rate over no measured time is null (not
+# measured).
+bench_rate_delta()
 {
 	awk -v a="$1" -v b="$2" -v t="$3" '
 	function rate(n) { return t > 0 ? sprintf("%.1f", n / t) : "null" }
+	BEGIN {
+		split(a, x); split(b, y)
+		printf "\"cs\": %d, \"cs_per_s\": %s, \"in_per_s\": %s", y[1] - x[1], rate(y[1] - x[1]), rate(y[2] - x[2])
+	}'
+}
+
+# bench_stat_delta "BEFORE" "AFTER" SECONDS: bench_rate_delta's fields, then
+# cpu_pct (busy), us_pct and sy_pct over the interval: shares of the CPU
+# ticks that passed, null when none did (an interval shorter than a tick).
+bench_stat_delta()
+{
+	bench_rate_delta "$@"
+	awk -v a="$1" -v b="$2" '
 	function pct(n) { return tot > 0 ? sprintf("%.1f", 100 * n / tot) : "null" }
 	BEGIN {
 		split(a, x); split(b, y)
 		tot = 0
 		for (i = 3; i <= 9; i++) tot += y[i] - x[i]
-		printf "\"cs\": %d, \"cs_per_s\": %s, \"in_per_s\": %s, ", y[1] - x[1], rate(y[1] - x[1]), rate(y[2] - x[2])
-		printf "\"cpu_pct\": %s, ", pct(tot - (y[6] - x[6]) - (y[7] - x[7]))
+		printf ", \"cpu_pct\": %s, ", pct(tot - (y[6] - x[6]) - (y[7] - x[7]))
 		printf "\"us_pct\": %s, \"sy_pct\": %s", pct(y[3] - x[3] + y[4] - x[4]), pct(y[5] - x[5] + y[8] - x[8] + y[9] - x[9])
 	}'
 }

@@ -2206,10 +2206,10 @@ class StatDeltaTest(unittest.TestCase):
     """lib.sh's bench_stat_delta: rates over the measured seconds, shares
     of the ticks that passed, null where either is nothing."""
 
-    def delta(self, a, b, t):
+    def delta(self, a, b, t, fn='bench_stat_delta'):
         p = subprocess.run(
             ['bash', '-c', '. "$LAB_TOP/scripts/lab/experiments/lib.sh"\n'
-             'bench_stat_delta "$1" "$2" "$3"', 'x', a, b, t],
+             '%s "$1" "$2" "$3"' % fn, 'x', a, b, t],
             env=dict(os.environ, LAB_TOP=runner.TOP), capture_output=True,
             text=True, check=True)
         return json.loads('{%s}' % p.stdout)
@@ -2231,6 +2231,11 @@ class StatDeltaTest(unittest.TestCase):
         d = self.delta(a, '1300 600 10 0 10 10 0 0 0', '1.5')
         self.assertEqual((d['cs_per_s'], d['cpu_pct'], d['us_pct'],
                           d['sy_pct']), (200.0, None, None, None))
+        # the rates alone (bs-sweep: a read shorter than a tick)
+        d = self.delta(a, '1300 600 10 0 10 10 0 0 0', '1.5',
+                       'bench_rate_delta')
+        self.assertEqual(d, {'cs': 300, 'cs_per_s': 200.0,
+                             'in_per_s': 66.7})
 
 
 class GuestRunsTest(unittest.TestCase):
