@@ -172,7 +172,7 @@ for bits in 32 64; do
 			fi
 			st=$(bench_stat_delta "$s0" "$s1" "$el")
 			m="\"notpm\": $(awk -v n="$no" 'BEGIN { printf "%.1f", n * 60 }'), \
-\"blocks_per_s\": $(awk -v a="$k0" -v b="$k1" -v t="$el" 'BEGIN { printf "%.1f", (b - a) / t }'), \
+\"blocks_per_s\": $(awk -v a="$k0" -v b="$k1" -v t="$el" 'BEGIN { if (t > 0) printf "%.1f", (b - a) / t; else print "null" }'), \
 \"bounce_segs\": $(counter_delta "$b0" "$b1"), \"bounce_bytes\": $(counter_delta "$y0" "$y1"), $st"
 			bench_row "{\"table\": \"stp\", \"elevator\": \"$e\", \"dma_bits\": $bits}" "{$m}"
 			[ -z "$detail" ] ||
