@@ -231,6 +231,8 @@ def main(argv):
                (kern[0] if kern else 'unknown'),
                'series': series, 'runs': runs, 'scale': scale,
                'notes': notes, 'rows': agg}
+        if e.values_per_run != 1:
+            doc['values_per_run'] = e.values_per_run
         if len(c['kernels']) > 1 or (kernels and e.kernels):
             doc['kernels'] = c['kernels']
         # the source the kernels were built from: which runs may be

@@ -31,7 +31,7 @@ class Experiment:
                  minutes=10, append='', kernels=False, formatter=None,
                  parts=None, no_icount=None, no_icount_9p=None, cpus=1,
                  goals=None,
-                 seed=None, seed_table=None, effects=None):
+                 seed=None, seed_table=None, effects=None, values_per_run=1):
         self.name = name
         self.desc = desc
         self.columns = columns          # [(metric, heading)]
@@ -57,6 +57,8 @@ class Experiment:
         self.seed = seed
         self.seed_table = seed_table
         self.effects = effects
+        # the values one run gives each figure (raid0-dd: five dd runs)
+        self.values_per_run = values_per_run
 
 
 class Effect:

@@ -36,7 +36,7 @@ import subprocess
 import sys
 
 import seeds
-from stats import most_runs, runs_text
+from stats import most_runs, per_run, runs_text
 
 # --- what a figure is ------------------------------------------------------
 
@@ -163,13 +163,13 @@ def clock_text(doc):
 def several_runs(doc):
     """Some figure of doc was measured in 2 runs or more: its points get
     min-max bars."""
-    return most_runs(doc.get('rows') or []) > 1
+    return most_runs(doc.get('rows') or [], per_run(doc)) > 1
 
 
 def caption_head(doc, run_id):
     """The caption's first line: what ran, where and by which clock, and
     the runs its figures come from, as measured."""
-    runs = runs_text(doc.get('rows') or [])
+    runs = runs_text(doc.get('rows') or [], per_run(doc))
     return ('kernel %s, series %s, run %s, clock %s, %s, scale %s'
             % (doc.get('kernel', 'unknown'), doc.get('series', 'unknown'),
                doc.get('run') or run_id, clock_text(doc),
@@ -953,7 +953,8 @@ def section_html(s):
                  ('series commit', doc.get('series', 'unknown')),
                  ('clock', clock_text(doc)),
                  ('RUNS', doc.get('runs', '?')),
-                 ('runs measured', runs_text(doc.get('rows') or [])),
+                 ('runs measured', runs_text(doc.get('rows') or [],
+                                             per_run(doc))),
                  ('scale', doc.get('scale', '?'))]:
         out.append('<tr><td>%s</td><td>%s</td></tr>' % (e(k), e(str(v))))
     out.append('</table>')

@@ -49,7 +49,8 @@ import figures
 from labpaths import TOP
 from report import config_name, spread_text, table
 from runner import clock_name, lab_line
-from stats import most_runs, runs_text, runs_words, spreads
+from stats import fewest_runs, most_runs, per_run, run_counts, runs_text, \
+    runs_words, spreads
 
 OUT = os.path.join(TOP, 'Documentation', 'block', 'blk26-results.rst')
 
@@ -96,6 +97,10 @@ def load_runs(rundirs, experiments):
                                    'each experiment' % (name, where[name],
                                                         rundir))
             docs[name], where[name] = doc, rundir
+    # a JSON written before bench.py recorded it: the experiment's own
+    for e in experiments:
+        if e.name in docs and e.values_per_run != 1:
+            docs[e.name].setdefault('values_per_run', e.values_per_run)
     return docs, where
 
 
@@ -135,17 +140,20 @@ def draft_reasons(docs, experiments):
     for s, names in small.items():
         out.append('SCALE %s, below 1%s' % (s, '' if len(names) == len(docs)
                                             else ': ' + ', '.join(names)))
-    # the runs asked for, and the runs that measured anything: a script
-    # may measure once whatever RUNS says
-    few = sorted('%s (%s)' % (n, 'RUNS=%s' % d.get('runs', 0)
-                              if d.get('runs', 0) < 3 else
-                              '%s measured' % runs_words(
-                                  most_runs(d.get('rows') or [])))
-                 for n, d in docs.items()
-                 if d.get('runs', 0) < 3 or
-                 most_runs(d.get('rows') or []) < 3)
+    # the runs asked for, and the runs that measured each figure: a
+    # script may measure a part once whatever RUNS says
+    few = []
+    for n, d in sorted(docs.items()):
+        k, ms = fewest_runs(d.get('rows') or [], per_run(d))
+        if d.get('runs', 0) < 3:
+            few.append('%s (RUNS=%s)' % (n, d.get('runs', 0)))
+        elif k < 3:
+            every = len(ms) == len(run_counts(d.get('rows') or []))
+            few.append('%s (%s: %s measured)'
+                       % (n, 'every figure' if every else ', '.join(ms),
+                          runs_words(k)))
     if few:
-        out.append('fewer than 3 runs: %s' % ', '.join(few))
+        out.append('fewer than 3 runs: %s' % '; '.join(few))
     gone = [e.name for e in experiments if e.name not in docs]
     if gone:
         out.append('experiments missing: %s' % ', '.join(gone))
@@ -276,9 +284,9 @@ def section(e, doc, run_id, peers, figdir, pngs):
                                else 'not recorded'),
             ':RUNS, SCALE: %s, %s' % (esc(doc.get('runs', 'not recorded')),
                                       esc(doc.get('scale', 'not recorded'))),
-            ':Runs measured: %s' % esc(runs_text(agg)),
+            ':Runs measured: %s' % esc(runs_text(agg, per_run(doc))),
             '']
-    one = most_runs(agg) <= 1
+    one = most_runs(agg, per_run(doc)) <= 1
     if e.formatter:
         out.append('Measured, in the seed\'s format (%s)::'
                    % ('1 run' if one else 'medians of the runs'))

@@ -10,7 +10,7 @@ import sys
 
 import figures
 from runner import lab_line
-from stats import ratios, runs_text, spread
+from stats import per_run, ratios, runs_text, spread
 
 
 def config_name(cfg, agg):
@@ -202,7 +202,7 @@ def experiment_text(e, doc, base, plotted):
                   [doc.get('kernel', 'unknown')])
     text = ['%s  (kernel %s, series %s, %s, scale %g)'
             % (e.name, ', '.join(kern) or 'unknown', doc.get('series'),
-               runs_text(agg), doc.get('scale', 1))]
+               runs_text(agg, per_run(doc)), doc.get('scale', 1))]
     lab = doc.get('lab') or {}
     text.append('clock: %s' % (lab_line(lab) if 'seed' in lab else
                                'not recorded'))

@@ -110,15 +110,21 @@ def median_of(r, m):
     return s['median'] if s else None
 
 
-def run_counts(agg):
+def run_counts(agg, per_run=1):
     """metric -> {the numbers of runs that measured it in a row of agg}:
     the counts a page prints, from the data, never from the RUNS asked
-    for (a run may measure a part once, or not at all)."""
+    for (a run may measure a part once, or not at all); per_run: the
+    values one run gives each figure (raid0-dd: five dd runs)."""
     out = {}
     for r in agg:
         for m, v in (r.get('runs') or {}).items():
-            out.setdefault(m, set()).add(len(v))
+            out.setdefault(m, set()).add(-(-len(v) // per_run))
     return out
+
+
+def per_run(doc):
+    """The values one run gives each figure of a results JSON."""
+    return doc.get('values_per_run') or 1
 
 
 def runs_words(lo, hi=None):
@@ -128,12 +134,12 @@ def runs_words(lo, hi=None):
                          's'[:hi > 1])
 
 
-def runs_text(agg):
+def runs_text(agg, per_run=1):
     """How many runs agg's figures come from, as measured: '3 runs', and
     the metrics measured in other numbers of runs after it, '3 runs
     (us_per_io, kiops: 1 run)'; 'no run' when nothing was measured."""
     by = {}
-    for m, ns in run_counts(agg).items():
+    for m, ns in run_counts(agg, per_run).items():
         by.setdefault((min(ns), max(ns)), []).append(m)
     if not by:
         return 'no run'
@@ -143,9 +149,20 @@ def runs_text(agg):
     return runs_words(*most) + (' (%s)' % '; '.join(rest) if rest else '')
 
 
-def most_runs(agg):
+def most_runs(agg, per_run=1):
     """The most runs that measured any figure of agg (0 without one)."""
-    return max([max(ns) for ns in run_counts(agg).values()] + [0])
+    return max([max(ns) for ns in run_counts(agg, per_run).values()] + [0])
+
+
+def fewest_runs(agg, per_run=1):
+    """(n, [metric]): the figures whose best-measured row has the fewest
+    runs, n of them (0, [] without a figure): a page is no better than
+    them."""
+    best = {m: max(ns) for m, ns in run_counts(agg, per_run).items()}
+    if not best:
+        return 0, []
+    n = min(best.values())
+    return n, sorted(m for m, v in best.items() if v == n)
 
 
 def ratio_verdict(a, b, want):

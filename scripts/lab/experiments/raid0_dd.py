@@ -137,4 +137,5 @@ EXPERIMENT = Experiment(
     'runs per kernel configuration (KERNELS=a,b)',
     [('MBps', 'MB/s')], minutes=6, kernels=True,
     formatter=fmt_raid0,
-    goals=goals, seed='004', seed_table=seed_table, effects=effects)
+    goals=goals, seed='004', seed_table=seed_table, effects=effects,
+    values_per_run=5)

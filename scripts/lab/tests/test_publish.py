@@ -80,10 +80,11 @@ class PublishTest(unittest.TestCase):
                        machine=MACHINE)
             # 3 runs asked and measured: the fixtures' runs repeated (the
             # medians the page prints are the rows' own)
+            n = 3 * (5 if doc['experiment'] == 'raid0-dd' else 1)
             for r in doc.get('rows') or [] if measured else []:
                 for m, v in (r.get('runs') or {}).items():
                     if v:
-                        r['runs'][m] = (v * 3)[:max(3, len(v))]
+                        r['runs'][m] = (v * n)[:max(n, len(v))]
         for e in bench.EXPERIMENTS:
             self.edit(e.name, one)
 
@@ -146,9 +147,32 @@ class PublishTest(unittest.TestCase):
         self.edit('simhba-calibration', once)
         st, msg, _ = self.publish()
         self.assertEqual(st, 2)
-        self.assertIn('fewer than 3 runs: simhba-calibration (1 run '
+        self.assertIn('fewer than 3 runs: simhba-calibration (every '
+                      'figure: 1 run measured)', msg)
+        self.assertNothingWritten()
+
+    def test_one_figure_measured_fewer_times_refused(self):
+        # every figure in 3 runs but one of cfq's, measured once (as
+        # its scale cost was until cfq.sh looped over the runs): the
+        # page would judge a goal on 1 run
+        self.full_size()
+
+        def once(d):
+            for r in d['rows']:
+                if 'nullblk_kiops' in r['runs']:
+                    r['runs']['nullblk_kiops'] = r['runs']['nullblk_kiops'][:1]
+        self.edit('cfq', once)
+        st, msg, _ = self.publish()
+        self.assertEqual(st, 2)
+        self.assertIn('fewer than 3 runs: cfq (nullblk_kiops: 1 run '
                       'measured)', msg)
         self.assertNothingWritten()
+        # raid0-dd's five dd runs of one run are one run
+        self.full_size()
+        self.edit('raid0-dd', lambda d: [r['runs'].update(
+            MBps=r['runs']['MBps'][:5]) for r in d['rows']])
+        st, msg, _ = self.publish()
+        self.assertIn('raid0-dd (every figure: 1 run measured)', msg)
 
     def test_missing_experiment_refused_or_draft(self):
         self.full_size()
@@ -374,7 +398,7 @@ class PublishTest(unittest.TestCase):
                  'base median']
         self.assertEqual(r[:3], ('8 of 15 runs (54a6eb5c bad, '
                                  '54a6eb5c-nohighmem bad, 2.6.26-rc8 bad)',
-                                 '0 of 5 runs (default, the only kernel '
+                                 '0 of 15 runs (default, the only kernel '
                                  'configuration: against its own median)',
                                  'missing'))
         # one kernel cannot show a difference between kernels
@@ -425,7 +449,7 @@ class PublishTest(unittest.TestCase):
                               'against 32'][1], '2.07x')
         self.assertEqual(rows['dd to md raid0: runs of later kernels below '
                               '0.8x the base median'][1:3],
-                         ('1 of 5 runs (default, the only kernel '
+                         ('1 of 15 runs (default, the only kernel '
                           'configuration: against its own median)',
                           'missing'))
         self.assertIn(':Kernel: 6.12.999-other', page)
