@@ -82,6 +82,22 @@ def list_experiments(out=sys.stdout):
 
 # --- main -------------------------------------------------------------------
 
+
+def new_run_dir(results):
+    """Make a run's own results directory and return its id, the second
+    it started: a run started in a second another run of the same results
+    took waits for the next free one (two runs in one directory overwrote
+    each other's guest directories)."""
+    os.makedirs(results, exist_ok=True)
+    while True:
+        run_id = time.strftime('%Y%m%d-%H%M%S')
+        try:
+            os.mkdir(os.path.join(results, run_id))
+            return run_id
+        except FileExistsError:
+            time.sleep(0.2)
+
+
 def main(argv):
     if argv and argv[0] == '--parse':
         return run_parse(argv[1:])
@@ -164,10 +180,9 @@ def main(argv):
                 knotes[k] = problem
                 sys.stderr.write('[bench] %s\n' % problem)
 
-    run_id = time.strftime('%Y%m%d-%H%M%S')
     results = os.environ.get('BENCH_RESULTS') or os.path.join(TOP, 'results')
+    run_id = new_run_dir(results)
     outdir = os.path.join(results, run_id)
-    os.makedirs(outdir, exist_ok=True)
     latest = os.path.join(results, 'latest')
     if os.path.islink(latest):
         os.unlink(latest)

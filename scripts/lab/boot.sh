@@ -138,9 +138,8 @@ if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 	need_cmd cpio cpio
 	stage=$run/root
 	touch "$run/stamp"
-	# tar fails a copy that sees a file change under it.  Once, of two
-	# benches of one tree started in the same second, one failed here and
-	# its tar's message was lost: now a failed copy says why, and is taken
+	# tar fails a copy that sees a file change under it (a package
+	# update, an edit of the tree): a failed copy says why, and is taken
 	# again, once
 	if ! "$LAB_DIR/guest-root" --copy "$stage" "$outdir/guest-root" 2>"$run/copy.err"; then
 		warn "LAB_GUEST_ROOT: copying again: $(tail -n 3 "$run/copy.err" | tr '\n' ' ')"

@@ -2202,6 +2202,18 @@ class SgWindowTest(unittest.TestCase):
         self.assertEqual(json.loads(out)['cmds_per_call'], 2.0)
 
 
+class RunDirTest(unittest.TestCase):
+    def test_two_runs_in_one_second_get_their_own_directories(self):
+        with tempfile.TemporaryDirectory() as d:
+            with mock.patch('time.strftime', side_effect=[
+                    '20261202-004711', '20261202-004711', '20261202-004711',
+                    '20261202-004712']), mock.patch('time.sleep'):
+                a = bench.new_run_dir(d)
+                b = bench.new_run_dir(d)
+            self.assertEqual((a, b), ('20261202-004711', '20261202-004712'))
+            self.assertEqual(sorted(os.listdir(d)), [a, b])
+
+
 class StatDeltaTest(unittest.TestCase):
     """lib.sh's bench_stat_delta: rates over the measured seconds, shares
     of the ticks that passed, null where either is nothing."""
