@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """A mutation probe of the lab's unit tests: do they fail when the code is
 wrong?  Run it by hand after changing bench.py, results.py or their tests
-(make test does not run it; it takes about half a minute):
+(make test does not run it; each mutant runs the whole unit suite,
+about a minute on 2 cores, so give it the numbers to run):
 
   python3 scripts/lab/tests/mutate.py [-v] [-k] [NUMBER...]
 
@@ -504,6 +505,30 @@ MUTANTS = [
     ('experiments/cfq.py', "    return max(sorted(ins), key=ins.get) if ins",
      "    return min(sorted(ins), key=ins.get) if ins",
      'cfq goal 6: the type of the fewest slices'),
+    # the summary's seed effects and the draft rule
+    ('experiments/bs_sweep.py',
+     "                config_median(rows, 'size_kb', big, m), rows, m,",
+     "                config_median(rows, 'size_kb', big, m), rows, 'sys_s',",
+     "seed 003: every ratio judged on the system time's spread"),
+    ('experiments/dbt2.py', "        rows[32] + rows[64], 'bounce_bytes',",
+     "        rows[32], 'bounce_bytes',",
+     "seed 000's bouncing: the 64-bit runs' spread left out"),
+    ('experiments/ioc_random.py', "(BFQ_GROUPS, BFQ_WHY_NOT)",
+     "(setup, BFQ_WHY_NOT)",
+     "seed 002: the collapse looked for in cfq twice, not in bfq groups"),
+    ('experiment.py', "    if a is not None and b == 0:",
+     "    if a is None and b == 0:",
+     'a ratio over a measured 0 called missing'),
+    ('stats.py', "            out.setdefault(m, set()).add(-(-len(v) // per_run))",
+     "            out.setdefault(m, set()).add(len(v))",
+     "runs measured: raid0-dd's dd runs counted as runs"),
+    ('stats.py', "    n = min(best.values())", "    n = max(best.values())",
+     'draft rule: the best-measured figure stands for all'),
+    ('publish.py', "        elif k < 3:", "        elif k < 2:",
+     'draft rule: 2 runs measured published'),
+    ('bench.py', "            os.mkdir(os.path.join(results, run_id))",
+     "            os.makedirs(os.path.join(results, run_id), exist_ok=True)",
+     'two runs started in one second share a directory'),
 ]
 
 # survivors that behave exactly as the original: {number: why}

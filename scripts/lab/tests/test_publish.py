@@ -166,6 +166,17 @@ class PublishTest(unittest.TestCase):
         self.assertEqual(st, 2)
         self.assertIn('fewer than 3 runs: cfq (nullblk_kiops: 1 run '
                       'measured)', msg)
+        # two runs are fewer than 3 too
+        self.full_size()
+
+        def twice(d):
+            for r in d['rows']:
+                if 'nullblk_kiops' in r['runs']:
+                    r['runs']['nullblk_kiops'] = r['runs']['nullblk_kiops'][:2]
+        self.edit('cfq', twice)
+        st, msg, _ = self.publish()
+        self.assertEqual(st, 2)
+        self.assertIn('cfq (nullblk_kiops: 2 runs measured)', msg)
         self.assertNothingWritten()
         # raid0-dd's five dd runs of one run are one run
         self.full_size()
