@@ -157,7 +157,8 @@ def bounce_effect(agg):
         seed_text='at most %.2fx' % seed_x,
         also="the seed's deadline pair still bounced with the patch "
         '(%.2fx); in the thread Andrew Morton suspected where the pages '
-        'lay, and the poster later old RAID firmware' % (d_with / d_without))
+        'lay, and the poster later blamed old RAID firmware'
+        % (d_with / d_without))
 
 
 def effects(e, agg):
