@@ -78,8 +78,12 @@ def bad_runs(cols):
 
 
 # why the seed's effect is not expected here
-RAID0_WHY_NOT = ('the seed\'s slow runs came from a VM accounting bug of '
-                 '2.6.26-rc kernels that 6.12 does not have')
+RAID0_WHY_NOT = ('the seed bisected its slow runs to 54a6eb5c, a 2.6.26-rc '
+                 'rework of the page allocator\'s zonelists; the thread '
+                 'suspects its free-page accounting but does not settle '
+                 'the cause (the slow runs stayed with a fix of it and with '
+                 'CONFIG_NOHIGHMEM=y); the lab\'s kernels are all 6.12, '
+                 '16 years of allocator changes later')
 
 
 def effects(e, agg):

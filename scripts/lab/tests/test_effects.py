@@ -84,12 +84,12 @@ class EffectTest(unittest.TestCase):
         x = raid0_dd.effects(raid0_dd.EXPERIMENT, agg)[0]
         self.assertEqual((x.measured, x.result),
                          ('0 of 3 runs (full good)', 'not reproduced'))
-        self.assertIn('VM accounting bug', x.why)
+        self.assertIn('bisected its slow runs to 54a6eb5c', x.why)
         # one kernel configuration cannot show a difference between kernels
         x = raid0_dd.effects(raid0_dd.EXPERIMENT, agg[1:])[0]
         self.assertEqual(x.result, 'missing')
         # ... and a second one would not show the seed's either
-        self.assertIn('VM accounting bug', x.why)
+        self.assertIn('bisected its slow runs to 54a6eb5c', x.why)
         x = raid0_dd.effects(raid0_dd.EXPERIMENT, [])[0]
         self.assertEqual((x.measured, x.result), ('missing', 'missing'))
 
@@ -132,6 +132,24 @@ class EffectTest(unittest.TestCase):
         x = dbt2.bounce_effect([other, row(32, [70e6, 71e6, 75e6])])
         self.assertEqual((x.measured, x.result), ('missing', 'missing'))
         self.assertNotIn('firmware', x.why)
+
+    def test_dbt2_goal_names_the_wall_clocks_spread(self):
+        def row(e, runs):
+            return {'config': {'table': 'stp', 'elevator': e,
+                               'dma_bits': 32},
+                    'metrics': {'notpm': {
+                        'median': sorted(runs)[len(runs) // 2]}},
+                    'runs': {'notpm': runs}}
+        agg = [row('mq-deadline', [500.0, 600.0, 700.0]),
+               row('cfq', [300.0, 450.0, 660.0])]
+        x = goal_effects([dbt2.dbt2_goal(agg)], '13')[0]
+        self.assertEqual((x.measured, x.result), ('0.75x', 'not met'))
+        self.assertIn('NOTPM runs moved by up to 2.20x', x.why)
+        # one run: no spread to name
+        agg = [row('mq-deadline', [600.0]), row('cfq', [620.0])]
+        x = goal_effects([dbt2.dbt2_goal(agg)], '13')[0]
+        self.assertEqual(x.why, 'goal of issue 13, from the medians of this '
+                         'run')
 
     def test_ioc_random_looks_for_the_collapse_in_bfq_groups(self):
         def row(n, setup, runs):
