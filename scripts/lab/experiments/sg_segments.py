@@ -28,22 +28,26 @@ SG_COMPARE = [
 ]
 
 
+# the vmstat columns printed per sample: the seed's, then wa (iowait),
+# which 2.5's vmstat did not have and counted as idle
+VMSTAT_COLUMNS = ('bi', 'in', 'cs', 'us', 'sy', 'id', 'wa')
+
+
 def fmt_sg_segments(exp, agg, notes, ctx):
     """Seed 001: per SG_SEGMENTS value, the vmstat samples (bi in cs us sy
-    id) and the measured window; then the measured figures beside the
-    seed's, and the ratios 64/32 of both."""
+    id, and wa, which the seed's vmstat counted in id) and the measured
+    window; then the measured figures beside the seed's, and the ratios
+    64/32 of both."""
     text = []
     for r in agg:
         c = r['config']
         text.append('max_sectors = %s' % c.get('max_sectors', 'missing'))
         text.append('SG_SEGMENTS = %s' % c.get('sg_segments', 'missing'))
-        text.append('%10s %6s %7s %3s %3s %3s' % ('bi', 'in', 'cs', 'us',
-                                                   'sy', 'id'))
+        text.append('%10s %6s %7s %3s %3s %3s %3s' % VMSTAT_COLUMNS)
         for d in r.get('details', []):
             for s in d.get('vmstat', []):
-                text.append('%10s %6s %7s %3s %3s %3s' % tuple(
-                    s.get(k, 'missing') for k in ('bi', 'in', 'cs', 'us',
-                                                  'sy', 'id')))
+                text.append('%10s %6s %7s %3s %3s %3s %3s' % tuple(
+                    s.get(k, 'missing') for k in VMSTAT_COLUMNS))
         text.append('window %s s while all readers ran: %s MB/s, %s dd '
                     'read() calls/s, %s context switches/s, %s per dd '
                     'call (dd\'s own), most segments in one command %s'
@@ -79,6 +83,9 @@ def fmt_sg_segments(exp, agg, notes, ctx):
                 '(bi KiB/s x 1.024 = MB/s; one call = one 256 KiB read(), '
                 'bi/256 a second); "-": the seed did not measure it; '
                 '"missing": not measured in this run')
+    text.append('vmstat samples: every sample of every run, as vmstat '
+                'printed it; wa (iowait) is counted in id by the seed\'s '
+                '2.5 vmstat')
     cap = [median_of(r, 'link_cap_MBps') for r in (r32, r64) if r]
     if cap and cap[0]:
         text.append('links: %.0f MB/s towards the host in all'

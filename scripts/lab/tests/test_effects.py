@@ -219,6 +219,19 @@ class EffectTest(unittest.TestCase):
                                ('3.33x', 'reproduced'),
                                ('3.00x', 'reproduced')])
 
+    def test_sg_segments_vmstat_samples_keep_iowait(self):
+        # 6.12's vmstat splits iowait (wa) out of id; the seed's 2.5 one
+        # counted it as idle: the sample rows must show it
+        r = {'config': {'sg_segments': 32, 'max_sectors': 512},
+             'metrics': {}, 'runs': {},
+             'details': [{'vmstat': [{'bi': 387891, 'in': 2846, 'cs': 2981,
+                                      'us': 4, 'sy': 11, 'id': 0,
+                                      'wa': 85}]}]}
+        t = sg_segments.fmt_sg_segments(None, [r], [], {})
+        self.assertIn('     bi     in      cs  us  sy  id  wa', t)
+        self.assertIn('387891   2846    2981   4  11   0  85', t)
+        self.assertIn('wa (iowait) is counted in id', t)
+
     def test_sg_segments_why_names_the_links(self):
         def row(seg, busy):
             m = {'MBps': {'median': 392.0}}
