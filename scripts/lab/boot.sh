@@ -138,15 +138,10 @@ if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 	need_cmd cpio cpio
 	stage=$run/root
 	touch "$run/stamp"
-	# tar fails a copy that sees a file change under it (a package
-	# update, an edit of the tree): a failed copy says why, and is taken
-	# again, once
-	if ! "$LAB_DIR/guest-root" --copy "$stage" "$outdir/guest-root" 2>"$run/copy.err"; then
-		warn "LAB_GUEST_ROOT: copying again: $(tail -n 3 "$run/copy.err" | tr '\n' ' ')"
-		rm -rf "$stage"
-		"$LAB_DIR/guest-root" --copy "$stage" "$outdir/guest-root" 2>"$run/copy.err" ||
-			die "LAB_GUEST_ROOT: cannot copy the files of '$LAB_GUEST_ROOT': $(tail -n 3 "$run/copy.err" | tr '\n' ' ')"
-	fi
+	# a failed copy says why (tar's last lines: the bench keeps only
+	# boot.sh's own)
+	"$LAB_DIR/guest-root" --copy "$stage" "$outdir/guest-root" 2>"$run/copy.err" ||
+		die "LAB_GUEST_ROOT: cannot copy the files of '$LAB_GUEST_ROOT': $(tail -n 3 "$run/copy.err" | tr '\n' ' ')"
 	mkdir -p "$stage/.blk26-job" "$stage$PWD"
 	cp "$outdir/job.sh" "$stage/.blk26-job/"
 	find "$stage" -newer "$run/stamp" -exec touch -h -d @1767225600 {} +
