@@ -118,29 +118,27 @@ def ratio_effect(what, seed_x, a, b, rows, metric, why_not='',
     a / b (medians of metric in rows, None when not measured), judged by
     direction() against the spread of metric in rows; also is added to
     the why of a measured ratio, why_not to one not reproduced."""
-    seed_text = seed_text or '%.2fx' % seed_x
-    if a is not None and b == 0:
-        # measured, but the ratio has no value: not the seed's either
-        return Effect(what, seed_text, 'no ratio (%g / 0)' % a,
-                      'not reproduced',
-                      'the figure it is divided by measured 0' +
-                      ('; ' + also if also else ''))
     x = a / b if a is not None and b else None
     nx = noise(rows, metric)
-    res = direction(seed_x, x, nx)
-    # the decimals that show on which side of the spread x is: above it
-    # (x > nx) for a seed ratio above 1, below it (x < 1 / nx) else
-    if x is None:
-        d = 2
-    elif seed_x > 1:
-        d = decimals_for(nx, x, 2)
+    if a is not None and b == 0:
+        # measured, but the ratio has no value: not the seed's either
+        res, measured = 'not reproduced', 'no ratio (%g / 0)' % a
+        why = 'the figure it is divided by measured 0'
     else:
-        d = decimals_for(x, 1 / nx, 2)
-    why = direction_why(res, nx, why_not, missing)
+        res = direction(seed_x, x, nx)
+        # the decimals that show on which side of the spread x is: above
+        # it (x > nx) for a seed ratio above 1, below it (x < 1 / nx) else
+        if x is None:
+            d = 2
+        elif seed_x > 1:
+            d = decimals_for(nx, x, 2)
+        else:
+            d = decimals_for(x, 1 / nx, 2)
+        measured = 'missing' if x is None else '%.*fx' % (d, x)
+        why = direction_why(res, nx, why_not, missing)
     if also and res != 'missing':
         why += '; ' + also
-    return Effect(what, seed_text,
-                  'missing' if x is None else '%.*fx' % (d, x), res, why)
+    return Effect(what, seed_text or '%.2fx' % seed_x, measured, res, why)
 
 
 # why an experiment whose measured time reads the 9p root is kept off the
