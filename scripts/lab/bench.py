@@ -61,9 +61,9 @@ from kernels import (built_tree, kernel_entry, kernel_env, read_kernels,
 from labpaths import TOP
 from parsers import run_parse
 from report import print_report, write_csv
-from runner import (bench_root, git_describe, icount_sleep, lab_clock,
-                    lab_doc, machine_doc, not_icount_why, part_id,
-                    plan_boots, run_boot, timeout_scale)
+from runner import (bench_root, exp_shift, git_describe, icount_sleep,
+                    lab_clock, lab_doc, machine_doc, not_icount_why,
+                    part_id, plan_boots, run_boot, timeout_scale)
 from stats import aggregate, spread
 
 
@@ -188,7 +188,7 @@ def main(argv):
         os.unlink(latest)
     os.symlink(run_id, latest)
 
-    boots = plan_boots(exps, kernels, accel, root)
+    boots = plan_boots(exps, kernels, accel, root, shift)
     total_min = sum(p.minutes * max(1.0, scale) * runs for e in exps
                     for p in e.parts)
     prog = {'started': 0, 'total': sum(len(b[4]) for b in boots),
@@ -212,7 +212,7 @@ def main(argv):
         tree = built_tree(kenv.get(kname) or {}, os.environ)
         rc, kernel, res = run_boot(boot, guest, runs, scale,
                                    kenv.get(kname) or {}, t0, prog,
-                                   shift, seed, root)
+                                   seed, root)
         for e, part, rows, st, ctx in res:
             c = collected[e.name]
             c['lab'].append({'part': part.name, 'accel': boot[3],
@@ -257,7 +257,7 @@ def main(argv):
             doc['setup'] = c['ctx']
         doc['machine'] = machine
         # how the guest ran: what a repetition must repeat
-        doc['lab'] = lab_doc(c['lab'], shift, seed, root)
+        doc['lab'] = lab_doc(c['lab'], exp_shift(e, shift), seed, root)
         if 'icount_shift' in doc['lab']:
             doc['lab']['icount_sleep'] = sleep
         why = not_icount_why(e, root)

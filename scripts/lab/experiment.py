@@ -30,8 +30,8 @@ class Experiment:
     def __init__(self, name, desc, columns, baseline=None, mem=2048,
                  minutes=10, append='', kernels=False, formatter=None,
                  parts=None, no_icount=None, no_icount_9p=None, cpus=1,
-                 goals=None,
-                 seed=None, seed_table=None, effects=None, values_per_run=1):
+                 goals=None, seed=None, seed_table=None, effects=None,
+                 values_per_run=1, icount_shift=0):
         self.name = name
         self.desc = desc
         self.columns = columns          # [(metric, heading)]
@@ -48,6 +48,9 @@ class Experiment:
         self.no_icount = no_icount
         # ... or only while it reads the host's root over 9p (BENCH_ROOT=9p)
         self.no_icount_9p = no_icount_9p
+        # the instruction-counted clock's shift it runs at (2^N ns per
+        # guest instruction) unless LAB_ICOUNT_SHIFT says otherwise
+        self.icount_shift = icount_shift
         self.cpus = cpus                # vCPUs of its guest
         # (experiment, rows) -> the pass/fail lines of its goals, or None
         self.goals = goals

@@ -29,14 +29,16 @@ ROOTS = ('tmpfs', '9p')
 
 def lab_clock(env):
     """(accel, icount shift, seed) from LAB_ACCEL, LAB_ICOUNT_SHIFT and
-    BENCH_SEED, or raise ValueError with a message for the user."""
+    BENCH_SEED, or raise ValueError with a message for the user.  The
+    shift is None when LAB_ICOUNT_SHIFT is not set: each experiment then
+    runs at its own (exp_shift())."""
     accel = env.get('LAB_ACCEL') or DEFAULT_ACCEL
     if accel not in ACCELS:
         raise ValueError('LAB_ACCEL=%s: use %s (default %s)'
                          % (accel, ', '.join(ACCELS), DEFAULT_ACCEL))
     shift = env.get('LAB_ICOUNT_SHIFT', '')
     if shift == '':
-        shift = 0
+        shift = None
     elif re.match(r'^[0-9]+$', shift) and int(shift) <= MAX_ICOUNT_SHIFT:
         shift = int(shift)
     else:
@@ -99,6 +101,12 @@ def not_icount_why(e, root=DEFAULT_ROOT):
     if e.no_icount:
         return e.no_icount
     return e.no_icount_9p if root == '9p' else None
+
+
+def exp_shift(e, shift=None):
+    """The icount shift experiment e's boots use: LAB_ICOUNT_SHIFT's
+    (shift) when it is set, else the experiment's own."""
+    return e.icount_shift if shift is None else shift
 
 
 def boot_accel(e, p, default, root=DEFAULT_ROOT):
@@ -243,26 +251,29 @@ def part_id(e, p):
     return e.name if p.name is None else '%s:%s' % (e.name, p.name)
 
 
-def plan_boots(exps, kernels, accel=DEFAULT_ACCEL, root=DEFAULT_ROOT):
+def plan_boots(exps, kernels, accel=DEFAULT_ACCEL, root=DEFAULT_ROOT,
+               shift=None):
     """Group the experiments' parts into boots: one per (kernel
-    configuration, memory, command line, accelerator, vCPUs).
-    Returns [(kname, mem, append, accel, [(exp, part)], cpus)]."""
+    configuration, memory, command line, accelerator, vCPUs, icount
+    shift).  Returns [(kname, mem, append, accel, [(exp, part)], cpus,
+    shift)]."""
     boots, index = [], {}
     for e in exps:
         for p in e.parts:
             a, c = boot_accel(e, p, accel, root), boot_cpus(e, p)
+            n = exp_shift(e, shift)
             for k in (kernels if e.kernels and kernels else [None]):
-                key = (k, e.mem, e.append, a, c)
+                key = (k, e.mem, e.append, a, c, n)
                 if key not in index:
                     index[key] = len(boots)
-                    boots.append((k, e.mem, e.append, a, [], c))
+                    boots.append((k, e.mem, e.append, a, [], c, n))
                 boots[index[key]][4].append((e, p))
     return boots
 
 
-def run_boot(boot, guest, runs, scale, envx, t0, prog, shift=0, seed=1,
+def run_boot(boot, guest, runs, scale, envx, t0, prog, seed=1,
              root=DEFAULT_ROOT):
-    kname, mem, append, accel, items, cpus = boot
+    kname, mem, append, accel, items, cpus, shift = boot
     env = dict(os.environ, BENCH_RUNS=str(runs), BENCH_SCALE=str(scale),
                BENCH_SEED=str(seed), LAB_SEED=str(seed), LAB_QUIET='',
                **envx)

@@ -1374,7 +1374,7 @@ class RunBootTest(unittest.TestCase):
         # the same clock and vCPUs together; these two no longer are)
         e = bench.BY_NAME['anticipatory']
         return (None, e.mem, e.append, 'icount', [(e, p) for p in e.parts],
-                2)
+                2, 3)
 
     def test_parts_command_timeout_and_files(self):
         boot = self.two_part_boot()
@@ -1386,7 +1386,7 @@ class RunBootTest(unittest.TestCase):
              'anticipatory.disk.status': '0\n',
              'anticipatory.disk.ctx': 'fs=ext4\nnot a pair\nx=a=b\n'},
             runs=2, scale=0.5, envx={'BUILD': 'b'}, t0=0, prog=prog,
-            shift=3, seed=7)
+            seed=7)
         # 10 guest minutes, 2 runs, 2^3 ns per instruction; 2 parts
         self.assertEqual(cmd, [os.path.join(runner.LAB, 'boot.sh'), '-m',
                                '2048', '-c', '2', '-t',
@@ -1573,9 +1573,9 @@ class MainTest(unittest.TestCase):
         shutil.rmtree(self.dir)
 
     def fake_run_boot(self, boot, guest, runs, scale, envx, t0, prog,
-                      shift, seed, root):
+                      seed, root):
         self.boots.append((boot[0], [runner.part_id(e, p) for e, p in
-                                     boot[4]], runs, scale, envx, shift,
+                                     boot[4]], runs, scale, envx, boot[6],
                            seed))
         self.roots.append(root)
         if self.recorded:
@@ -1697,6 +1697,24 @@ class MainTest(unittest.TestCase):
                     self.assertEqual(lab['parts'][0]['accel'], 'icount')
         self.assertEqual(self.roots, ['tmpfs', '9p'])
 
+    def test_experiment_shift(self):
+        # dbt2 runs at its own shift unless LAB_ICOUNT_SHIFT is set, and
+        # its JSON says which
+        self.guest['dbt2'] = ([{'config': {'table': 'stp', 'elevator': 'cfq',
+                                           'dma_bits': 32},
+                                'metrics': {'notpm': 1}}], '0', {})
+        for env, want in (({}, 3), ({'LAB_ICOUNT_SHIFT': '0'}, 0)):
+            with self.subTest(env=env):
+                self.boots = []
+                st, out, _, docs = self.main(['dbt2'], **env)
+                self.assertEqual(st, 0)
+                self.assertEqual([b[5] for b in self.boots], [want])
+                lab = docs['dbt2']['lab']
+                self.assertEqual((lab['icount_shift'],
+                                  lab['parts'][0]['accel']), (want, 'icount'))
+                self.assertNotIn('not_icount', lab)
+                self.assertIn('icount shift=%d' % want, out)
+
     def test_failures_are_noted_and_nothing_measured_fails(self):
         self.guest['overview'] = (
             [{'config': {'elevator': 'bfq'}, 'metrics': {'reader_MBps': 1}},
@@ -1791,18 +1809,26 @@ class BootPlanTest(unittest.TestCase):
         boots = runner.plan_boots(exps, None, 'tcg')
         self.assertEqual([[e.name for e, _ in b[4]] for b in boots],
                          [['overview', 'raid0-dd', 'bs-sweep'], ['dbt2']])
-        # on the default clock and root (tmpfs), bs-sweep runs on icount;
-        # dbt2 (CPU-bound on 2 vCPUs) stays on TCG
+        # on the default clock and root (tmpfs), all run on icount, dbt2
+        # (CPU-bound on 2 vCPUs that share one host thread) at its own
+        # shift, 8 ns per instruction
         boots = runner.plan_boots(exps, None)
-        self.assertEqual([(b[3], [e.name for e, _ in b[4]]) for b in boots],
-                         [('icount', ['overview', 'raid0-dd', 'bs-sweep']),
-                          ('tcg', ['dbt2'])])
-        self.assertIn('one host thread', runner.not_icount_why(exps[2]))
+        self.assertEqual([(b[3], b[6], [e.name for e, _ in b[4]])
+                          for b in boots],
+                         [('icount', 0, ['overview', 'raid0-dd', 'bs-sweep']),
+                          ('icount', 3, ['dbt2'])])
+        self.assertIsNone(runner.not_icount_why(exps[2]))
+        # LAB_ICOUNT_SHIFT, when set, is every experiment's
+        boots = runner.plan_boots(exps, None, 'icount', shift=1)
+        self.assertEqual([(b[6], [e.name for e, _ in b[4]]) for b in boots],
+                         [(1, ['overview', 'raid0-dd', 'bs-sweep']),
+                          (1, ['dbt2'])])
         # from the 9p root, bs-sweep and dbt2 stay on TCG
         boots = runner.plan_boots(exps, None, 'icount', '9p')
         self.assertEqual([(b[3], [e.name for e, _ in b[4]]) for b in boots],
                          [('icount', ['overview', 'raid0-dd']),
                           ('tcg', ['dbt2']), ('tcg', ['bs-sweep'])])
+        self.assertIn('9p root', runner.not_icount_why(exps[2], '9p'))
         self.assertIsNone(runner.not_icount_why(exps[3], 'tmpfs'))
         self.assertIn('9p root', runner.not_icount_why(exps[3], '9p'))
         boots = runner.plan_boots(exps, ['base', 'full'], 'tcg')
@@ -1835,7 +1861,7 @@ class BootPlanTest(unittest.TestCase):
         'anticipatory:overhead': 'the scheduler lock taken from two CPUs',
         'cfq:overhead': 'the scheduler lock taken from two CPUs',
         'sg-segments': '20 readers and vmstat CPU shares on two CPUs',
-        'dbt2': 'pgbench -j 2 (and it stays on TCG)',
+        'dbt2': 'pgbench -j 2 (at 8 ns per instruction, its own shift)',
     }
 
     def test_one_vcpu_unless_listed(self):
@@ -1949,7 +1975,8 @@ class BootPlanTest(unittest.TestCase):
                 cfq.only_workloads({'BENCH_ONLY': bad})
 
     def test_lab_clock(self):
-        self.assertEqual(runner.lab_clock({}), ('icount', 0, 1))
+        # no LAB_ICOUNT_SHIFT: each experiment's own shift
+        self.assertEqual(runner.lab_clock({}), ('icount', None, 1))
         self.assertEqual(runner.lab_clock({'LAB_ACCEL': 'tcg',
                                           'LAB_ICOUNT_SHIFT': '1',
                                           'BENCH_SEED': '7'}),
