@@ -74,10 +74,11 @@ def fmt_dbt2(exp, agg, notes, ctx):
                           'dma_bits=%s' % c.get('dma_bits', '?')])
     text += render(['Kernel', 'Elevator', 'NOTPM', 'CPU%', 'Blocks/s',
                     'Setup'], lines, 2)
-    text.append('dma_bits=64 runs after every dma_bits=32 run: between the '
-                'two masks NOTPM, CPU% and Blocks/s also carry how the '
-                "host's load changed; the bounce counters are what the "
-                'mask changes')
+    text.append('dma_bits=64 runs after every dma_bits=32 run, each mask on '
+                'a fresh copy of the database: between the two masks '
+                'NOTPM, CPU% and Blocks/s also carry the guest state the '
+                "runs start from (and under TCG the host's load); the "
+                'bounce counters are what the mask changes')
     text += goal_lines('goal of issue 13 (cfq), measured in this run:',
                        [dbt2_goal(agg)])
     prof = [r for r in agg if r['config'].get('table') == 'profile']
