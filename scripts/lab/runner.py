@@ -256,12 +256,13 @@ def plan_boots(exps, kernels, accel=DEFAULT_ACCEL, root=DEFAULT_ROOT,
     """Group the experiments' parts into boots: one per (kernel
     configuration, memory, command line, accelerator, vCPUs, icount
     shift).  Returns [(kname, mem, append, accel, [(exp, part)], cpus,
-    shift)]."""
+    shift)]; the shift of a boot not on the counted clock is 0 (it has
+    none, and its timeout must not grow with one)."""
     boots, index = [], {}
     for e in exps:
         for p in e.parts:
             a, c = boot_accel(e, p, accel, root), boot_cpus(e, p)
-            n = exp_shift(e, shift)
+            n = exp_shift(e, shift) if a == 'icount' else 0
             for k in (kernels if e.kernels and kernels else [None]):
                 key = (k, e.mem, e.append, a, c, n)
                 if key not in index:

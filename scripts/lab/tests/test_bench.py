@@ -1823,11 +1823,15 @@ class BootPlanTest(unittest.TestCase):
         self.assertEqual([(b[6], [e.name for e, _ in b[4]]) for b in boots],
                          [(1, ['overview', 'raid0-dd', 'bs-sweep']),
                           (1, ['dbt2'])])
-        # from the 9p root, bs-sweep and dbt2 stay on TCG
+        # from the 9p root, bs-sweep and dbt2 stay on TCG, where a shift
+        # means nothing (and would only stretch the boot's timeout)
         boots = runner.plan_boots(exps, None, 'icount', '9p')
-        self.assertEqual([(b[3], [e.name for e, _ in b[4]]) for b in boots],
-                         [('icount', ['overview', 'raid0-dd']),
-                          ('tcg', ['dbt2']), ('tcg', ['bs-sweep'])])
+        self.assertEqual([(b[3], b[6], [e.name for e, _ in b[4]])
+                          for b in boots],
+                         [('icount', 0, ['overview', 'raid0-dd']),
+                          ('tcg', 0, ['dbt2']), ('tcg', 0, ['bs-sweep'])])
+        self.assertEqual([b[6] for b in runner.plan_boots(exps, None, 'tcg')],
+                         [0, 0])
         self.assertIn('9p root', runner.not_icount_why(exps[2], '9p'))
         self.assertIsNone(runner.not_icount_why(exps[3], 'tmpfs'))
         self.assertIn('9p root', runner.not_icount_why(exps[3], '9p'))
@@ -1836,6 +1840,18 @@ class BootPlanTest(unittest.TestCase):
                          [(None, ['overview', 'bs-sweep']),
                           ('base', ['raid0-dd']), ('full', ['raid0-dd']),
                           (None, ['dbt2'])])
+
+    def test_shifts_apart(self):
+        # two experiments alike but for their own shift boot apart, each
+        # at its own; LAB_ICOUNT_SHIFT, when set, puts them together
+        a, b = (experiment.Experiment(n, '', [('m', 'm')], icount_shift=s)
+                for n, s in (('a', 0), ('b', 2)))
+        self.assertEqual([(x[6], [e.name for e, _ in x[4]]) for x in
+                          runner.plan_boots([a, b], None)],
+                         [(0, ['a']), (2, ['b'])])
+        self.assertEqual([(x[6], [e.name for e, _ in x[4]]) for x in
+                          runner.plan_boots([a, b], None, shift=1)],
+                         [(1, ['a', 'b'])])
 
     def test_parts(self):
         # anticipatory's disk part runs on one vCPU, in the overview's
