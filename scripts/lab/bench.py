@@ -23,11 +23,12 @@
                                      headline metric, a column per run
                                      (publish.py)
 
-The experiments that share a guest (same kernel, memory and command line)
-run in one boot of the lab kernel: scripts/lab/experiments/run NAME,...
-runs scripts/lab/experiments/NAME.sh for each, which reports rows of
-(config, metrics[, detail]).  Here each metric becomes the median of its
-runs, with min and max kept, and is written to
+The experiments that share a guest (same kernel, memory, command line,
+clock and vCPUs) run in one boot of the lab kernel:
+scripts/lab/experiments/run NAME,... runs scripts/lab/experiments/NAME.sh
+for each, which reports rows of (config, metrics[, detail]).  Here each
+metric becomes the median of its runs, with min and max kept, and is
+written to
 results/<run-id>/NAME.{json,csv,png}; results/latest points at the newest
 run (BENCH_RESULTS=dir writes elsewhere).  Each experiment's table is
 printed in its seed's format, followed by the generic summary (median,
