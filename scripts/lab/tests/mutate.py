@@ -529,6 +529,21 @@ MUTANTS = [
     ('bench.py', "            os.mkdir(os.path.join(results, run_id))",
      "            os.makedirs(os.path.join(results, run_id), exist_ok=True)",
      'two runs started in one second share a directory'),
+    # each experiment's own icount shift (dbt2's 3)
+    ('runner.py', "n = exp_shift(e, shift) if a == 'icount' else 0",
+     "n = exp_shift(e, shift)",
+     'plan_boots: a boot under TCG keeps a shift, and its timeout grows'),
+    ('runner.py', "                key = (k, e.mem, e.append, a, c, n)",
+     "                key = (k, e.mem, e.append, a, c)",
+     'plan_boots: boots of two shifts merged'),
+    ('runner.py', "    return e.icount_shift if shift is None else shift",
+     "    return e.icount_shift",
+     'exp_shift: LAB_ICOUNT_SHIFT does not override'),
+    ('runner.py', "    return e.icount_shift if shift is None else shift",
+     "    return shift or 0", "exp_shift: the experiment's own ignored"),
+    ('bench.py', "lab_doc(c['lab'], exp_shift(e, shift), seed, root)",
+     "lab_doc(c['lab'], shift or 0, seed, root)",
+     "main: the JSON's shift is not the boot's"),
 ]
 
 # survivors that behave exactly as the original: {number: why}
