@@ -107,8 +107,8 @@ MUTANTS = [
      "    t = round(b['t'] - a['t'])\n",
      'sg_window: whole seconds, as a requested duration'),
     # the runner
-    ('runner.py', "* runs * (2 ** shift)) +", "* runs) +",
-     'run_boot: timeout ignores the icount shift'),
+    ('runner.py', "max(1.0, scale) * runs) +", "max(1.0, scale)) +",
+     'run_boot: timeout ignores RUNS'),
     ('runner.py', "env['LAB_ICOUNT_SHIFT'] = str(shift)",
      "env['LAB_ICOUNT_SHIFT'] = '0'", 'run_boot: the shift is not passed'),
     ('runner.py',
