@@ -140,9 +140,15 @@ for bits in 32 64; do
 			bench_select "$dev" "$e" || continue
 			# the same start: the database copied afresh, caches
 			# dropped, server freshly started
-			rm -rf $mnt/data
-			cp -a $tmpl/data $mnt/data
-			sync
+			# a copy that failed, or landed inside a data directory
+			# rm left, is not measured; syncfs (sync -f) reports the
+			# file system's write errors, which sync(2) does not
+			rm -rf "$mnt/data"
+			if [ -e "$mnt/data" ] || ! cp -a "$tmpl/data" "$mnt/data" ||
+			   ! sync -f "$mnt"; then
+				bench_note "copying the database to $dev failed (dma_bits=$bits $e run $run): that run is missing"
+				continue
+			fi
 			bench_drop_caches
 			pgstart $mnt/data || { bench_note "PostgreSQL did not start on $dev"; continue; }
 			prof=$have_prof
