@@ -19,7 +19,9 @@ class Part:
 
     def __init__(self, name, minutes, accel=None, cpus=None):
         self.name = name
-        self.minutes = minutes          # guest time at BENCH_SCALE=1, 1 run
+        # minutes one run takes at BENCH_SCALE=1 on the experiment's own
+        # clock and shift: the basis of its boot's timeout
+        self.minutes = minutes
         self.accel = accel              # None: the experiment's
         self.cpus = cpus                # None: the experiment's
 
@@ -37,7 +39,9 @@ class Experiment:
         self.columns = columns          # [(metric, heading)]
         self.baseline = baseline        # (config key, value) for ratios
         self.mem = mem
-        self.minutes = minutes          # guest time at BENCH_SCALE=1, 1 run
+        # minutes one run takes at BENCH_SCALE=1 on the experiment's own
+        # clock and shift: the basis of its boot's timeout
+        self.minutes = minutes
         self.append = append            # kernel command line additions
         self.kernels = kernels          # compares kernel configurations
         self.formatter = formatter      # seed-format table, or None

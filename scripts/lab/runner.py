@@ -257,7 +257,7 @@ def plan_boots(exps, kernels, accel=DEFAULT_ACCEL, root=DEFAULT_ROOT,
     configuration, memory, command line, accelerator, vCPUs, icount
     shift).  Returns [(kname, mem, append, accel, [(exp, part)], cpus,
     shift)]; the shift of a boot not on the counted clock is 0 (it has
-    none, and its timeout must not grow with one)."""
+    none, and boots under TCG differ in nothing else)."""
     boots, index = [], {}
     for e in exps:
         for p in e.parts:
@@ -286,10 +286,16 @@ def run_boot(boot, guest, runs, scale, envx, t0, prog, seed=1,
         env['BENCH_KERNEL_NAME'] = kname
     env['LAB_ACCEL'] = accel
     env['LAB_ICOUNT_SHIFT'] = str(shift)
-    minutes = sum(p.minutes for _, p in items)
-    # not longer at a larger icount shift: a guest second then holds
-    # fewer instructions, so its host time only shrinks (dbt2, CPU-bound:
-    # 14 to 21 host seconds a guest second at shift 0, 1.4 to 2 at 3)
+    # a part's minutes are measured at its experiment's own icount shift.
+    # A larger shift does not lengthen them: a guest second then holds
+    # fewer instructions (less host time while the CPUs are busy, about
+    # the same while they idle, which costs none with sleep=off).  A
+    # smaller one can, up to 2^(own - shift) times for a CPU-bound run
+    # (dbt2: 14 to 21 host seconds a guest second at shift 0, 1.4 to 2
+    # at 3)
+    minutes = sum(p.minutes * (2 ** max(0, e.icount_shift - shift)
+                               if accel == 'icount' else 1)
+                  for e, p in items)
     tmo = int((int(minutes * 60 * max(1.0, scale) * runs) +
                120 + 60 * len(items)) * timeout_scale(env))
     cmd = [os.path.join(LAB, 'boot.sh'), '-m', str(mem), '-c', str(cpus),

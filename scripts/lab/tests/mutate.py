@@ -534,7 +534,7 @@ MUTANTS = [
     # each experiment's own icount shift (dbt2's 3)
     ('runner.py', "n = exp_shift(e, shift) if a == 'icount' else 0",
      "n = exp_shift(e, shift)",
-     'plan_boots: a boot under TCG keeps a shift, and its timeout grows'),
+     'plan_boots: a boot under TCG keeps a shift'),
     ('runner.py', "                key = (k, e.mem, e.append, a, c, n)",
      "                key = (k, e.mem, e.append, a, c)",
      'plan_boots: boots of two shifts merged'),
@@ -546,6 +546,8 @@ MUTANTS = [
     ('bench.py', "lab_doc(c['lab'], exp_shift(e, shift), seed, root)",
      "lab_doc(c['lab'], shift or 0, seed, root)",
      "main: the JSON's shift is not the boot's"),
+    ('runner.py', "2 ** max(0, e.icount_shift - shift)", "1",
+     "run_boot: a shift below the experiment's own keeps its timeout"),
 ]
 
 # survivors that behave exactly as the original: {number: why}

@@ -1516,6 +1516,23 @@ class RunBootTest(unittest.TestCase):
         self.assertEqual(cmd[cmd.index('-a') + 1], 'profile=2')
         self.assertEqual(cmd[cmd.index('-m') + 1], '6144')
 
+    def test_timeout_and_shift(self):
+        # dbt2's minutes are host minutes at its own shift (3): a larger
+        # shift keeps them, a smaller one stretches them 2^(3 - N) times,
+        # TCG keeps them
+        e = bench.BY_NAME['dbt2']
+        for shift, accel, factor in ((None, 'icount', 1), (5, 'icount', 1),
+                                     (1, 'icount', 4), (0, 'icount', 8),
+                                     (None, 'tcg', 1)):
+            boot, = runner.plan_boots([e], None, accel, shift=shift)
+            _, (cmd, _), _ = self.run_boot(
+                boot, [], 0, {}, runs=2, scale=0.001, envx={}, t0=0,
+                prog={'started': 0, 'total': 1, 'done_min': 0.0,
+                      'left_min': 0.0})
+            self.assertEqual(cmd[cmd.index('-t') + 1],
+                             str(e.minutes * 60 * 2 * factor + 120 + 60),
+                             (shift, accel))
+
 
 # the variables main() reads, cleared for its tests
 BENCH_ENV = ('RUNS', 'SCALE', 'BENCH_RUNS', 'BENCH_SCALE', 'BENCH_SEED',
