@@ -31,7 +31,7 @@ class Experiment:
 
     def __init__(self, name, desc, columns, baseline=None, mem=2048,
                  minutes=10, append='', kernels=False, formatter=None,
-                 parts=None, no_icount=None, no_icount_9p=None, cpus=1,
+                 parts=None, no_icount_9p=None, cpus=1,
                  goals=None, seed=None, seed_table=None, effects=None,
                  values_per_run=1, icount_shift=0):
         self.name = name
@@ -47,10 +47,9 @@ class Experiment:
         self.formatter = formatter      # seed-format table, or None
         # one boot per part; the rows of all parts make one table
         self.parts = parts or [Part(None, minutes)]
-        # why the experiment cannot run on the instruction-counted clock:
-        # it then runs under TCG when the lab's clock would be icount
-        self.no_icount = no_icount
-        # ... or only while it reads the host's root over 9p (BENCH_ROOT=9p)
+        # why the experiment cannot run on the instruction-counted clock
+        # while it reads the host's root over 9p (BENCH_ROOT=9p): it then
+        # runs under TCG when the lab's clock would be icount
         self.no_icount_9p = no_icount_9p
         # the instruction-counted clock's shift it runs at (2^N ns per
         # guest instruction) unless LAB_ICOUNT_SHIFT says otherwise

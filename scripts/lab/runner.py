@@ -96,10 +96,8 @@ def bench_root(env):
 
 def not_icount_why(e, root=DEFAULT_ROOT):
     """Why experiment e runs under TCG when the lab's clock is the
-    instruction-counted one, or None: it cannot run on that clock at all
-    (no_icount), or not while it reads the 9p root (no_icount_9p)."""
-    if e.no_icount:
-        return e.no_icount
+    instruction-counted one, or None: it cannot while it reads the 9p
+    root (no_icount_9p)."""
     return e.no_icount_9p if root == '9p' else None
 
 
