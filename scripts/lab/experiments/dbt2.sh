@@ -139,10 +139,10 @@ for bits in 32 64; do
 			bench_step "dma_bits=$bits elevator=$e run $run: $clients terminals, ${secs} s"
 			bench_select "$dev" "$e" || continue
 			# the same start: the database copied afresh, caches
-			# dropped, server freshly started
-			# a copy that failed, or landed inside a data directory
-			# rm left, is not measured; syncfs (sync -f) reports the
-			# file system's write errors, which sync(2) does not
+			# dropped, server freshly started.  A copy that failed, or
+			# landed inside a data directory rm left, is not measured;
+			# syncfs (sync -f) reports the file system's write errors,
+			# which sync(2) does not
 			rm -rf "$mnt/data"
 			if [ -e "$mnt/data" ] || ! cp -a "$tmpl/data" "$mnt/data" ||
 			   ! sync -f "$mnt"; then
