@@ -1387,7 +1387,7 @@ class RunBootTest(unittest.TestCase):
              'anticipatory.disk.ctx': 'fs=ext4\nnot a pair\nx=a=b\n'},
             runs=2, scale=0.5, envx={'BUILD': 'b'}, t0=0, prog=prog,
             seed=7)
-        # 10 guest minutes, 2 runs (at any shift); 2 parts
+        # 10 minutes a run, 2 runs (a larger shift keeps them); 2 parts
         self.assertEqual(cmd, [os.path.join(runner.LAB, 'boot.sh'), '-m',
                                '2048', '-c', '2', '-t',
                                str(10 * 60 * 2 + 120 + 2 * 60), '-o',
@@ -1841,7 +1841,7 @@ class BootPlanTest(unittest.TestCase):
                          [(1, ['overview', 'raid0-dd', 'bs-sweep']),
                           (1, ['dbt2'])])
         # from the 9p root, bs-sweep and dbt2 stay on TCG, where a shift
-        # means nothing (and would only stretch the boot's timeout)
+        # means nothing
         boots = runner.plan_boots(exps, None, 'icount', '9p')
         self.assertEqual([(b[3], b[6], [e.name for e, _ in b[4]])
                           for b in boots],
