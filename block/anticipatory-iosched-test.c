@@ -413,6 +413,24 @@ static void as_test_write_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_tune_write_batch(16, 62, 125, true, true), 32U);
 }
 
+/* Which requests are served in read batches (the sync class). */
+static void as_test_opf_class(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_READ));
+	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_READ | REQ_RAHEAD));
+	/* direct I/O, and writes with FUA or a preflush */
+	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_WRITE | REQ_SYNC | REQ_IDLE));
+	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
+					    REQ_FUA));
+	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_WRITE | REQ_SYNC | REQ_FUA));
+	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_WRITE | REQ_SYNC |
+					    REQ_PREFLUSH));
+	/* background and data-integrity writeback */
+	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_WRITE));
+	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_WRITE | REQ_BACKGROUND));
+	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_WRITE | REQ_SYNC));
+}
+
 static void as_test_fifo_due(struct kunit *test)
 {
 	/* No expired read dispatched lately: the request's own deadline. */
@@ -934,6 +952,33 @@ static void as_sm_write_held(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, as_fifo_head_rq(f, AS_ASYNC), w3);
 }
 
+/*
+ * A flush (fsync, sync, BLKFLSBUF) queues many REQ_SYNC writes at once.
+ * They are writeback: a read that comes after them goes first, in a read
+ * batch, instead of queueing in the read FIFO behind the whole flush.
+ */
+static void as_sm_flush_writes(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *w[8], *r;
+	int i;
+
+	/* No anticipation: the classes alone decide. */
+	f->ad->antic_expire_ns = 0;
+	for (i = 0; i < ARRAY_SIZE(w); i++) {
+		w[i] = as_fix_rq(f, 1, true, 1000 + 8 * i);
+		w[i]->cmd_flags |= REQ_SYNC;
+		as_fix_insert(f, w[i], 0);
+	}
+	KUNIT_EXPECT_EQ(test, f->ad->nr_queued[AS_SYNC], 0U);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_queued[AS_ASYNC], 8U);
+	r = as_fix_add(f, 0, false, FAR);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), r);
+	/* The flush follows, in a write batch. */
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), w[0]);
+	KUNIT_EXPECT_EQ(test, f->ad->batch_dir, AS_ASYNC);
+}
+
 static void as_sm_has_work(struct kunit *test)
 {
 	struct as_fix *f = as_fix_new(test);
@@ -1045,6 +1090,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_break_fifo),
 	KUNIT_CASE(as_test_break_batch_disabled),
 	KUNIT_CASE(as_test_write_batch),
+	KUNIT_CASE(as_test_opf_class),
 	KUNIT_CASE(as_test_fifo_due),
 	KUNIT_CASE(as_test_hw_in_order),
 	KUNIT_CASE(as_test_hw_deep),
@@ -1063,6 +1109,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_sm_declined),
 	KUNIT_CASE(as_sm_batch_drain),
 	KUNIT_CASE(as_sm_write_held),
+	KUNIT_CASE(as_sm_flush_writes),
 	KUNIT_CASE(as_sm_has_work),
 	KUNIT_CASE(as_sm_two_way),
 	KUNIT_CASE(as_sm_merge_fifo),

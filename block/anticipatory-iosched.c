@@ -364,9 +364,32 @@ static inline struct as_io_cq *icq_to_aic(struct io_cq *icq)
 	return container_of(icq, struct as_io_cq, icq);
 }
 
+/*
+ * Is an I/O of @opf in the sync class?  Reads are, and so are the writes a
+ * process waits for one at a time: direct I/O (REQ_SYNC | REQ_IDLE) and
+ * writes with FUA or a preflush.  A REQ_SYNC write without REQ_IDLE is
+ * data-integrity writeback (fsync, sync, a block device's BLKFLSBUF): its
+ * process queues a whole flush at once and waits for all of it.  In the
+ * sync FIFO a read would queue behind every request of that flush, so it
+ * is writeback here, as it is to writeback throttling.
+ */
+VISIBLE_IF_KUNIT bool as_opf_sync(blk_opf_t opf)
+{
+	if (!op_is_sync(opf))
+		return false;
+	return !op_is_write(opf) ||
+	       (opf & (REQ_SYNC | REQ_IDLE | REQ_FUA | REQ_PREFLUSH)) != REQ_SYNC;
+}
+EXPORT_SYMBOL_IF_KUNIT(as_opf_sync);
+
+static inline bool as_rq_sync(struct request *rq)
+{
+	return as_opf_sync(rq->cmd_flags);
+}
+
 static inline enum as_dir as_rq_dir(struct request *rq)
 {
-	return rq_is_sync(rq) ? AS_SYNC : AS_ASYNC;
+	return as_rq_sync(rq) ? AS_SYNC : AS_ASYNC;
 }
 
 static inline struct as_io_cq *rq_aic(struct request *rq)
@@ -380,7 +403,7 @@ static inline struct as_io_cq *rq_aic(struct request *rq)
  */
 static bool as_rq_of(struct request *rq, struct as_io_cq *aic)
 {
-	if (rq_is_sync(rq))
+	if (as_rq_sync(rq))
 		return rq_aic(rq) == aic;
 	return rq->elv.priv[1] == aic->icq.ioc;
 }
@@ -1079,7 +1102,7 @@ static void as_requeue_request(struct request *rq)
 static void as_prepare_request(struct request *rq)
 {
 	/* Writeback comes from flushers: only sync requests get an io_cq. */
-	rq->elv.icq = rq_is_sync(rq) ? ioc_find_get_icq(rq->q) : NULL;
+	rq->elv.icq = as_rq_sync(rq) ? ioc_find_get_icq(rq->q) : NULL;
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = rq->elv.icq ? NULL : current->io_context;
 }
@@ -1120,7 +1143,7 @@ static bool as_merge_chain_mixes(struct as_data *ad, struct request *rq)
 		sector_t pos = blk_rq_pos(rq);
 		struct request *prev = as_ends_at(ad, AS_ASYNC, pos);
 
-		if (prev && rq_is_sync(rq))
+		if (prev && as_rq_sync(rq))
 			return true;
 		rq = as_ends_at(ad, AS_SYNC, pos) ?: prev;
 	}
@@ -1230,7 +1253,7 @@ static int as_request_merge(struct request_queue *q, struct request **rq,
 {
 	struct as_data *ad = q->elevator->elevator_data;
 	sector_t sector = bio_end_sector(bio);
-	enum as_dir dir = op_is_sync(bio->bi_opf) ? AS_SYNC : AS_ASYNC;
+	enum as_dir dir = as_opf_sync(bio->bi_opf) ? AS_SYNC : AS_ASYNC;
 	struct request *__rq;
 
 	if (!READ_ONCE(ad->front_merges))
@@ -1285,7 +1308,7 @@ EXPORT_SYMBOL_IF_KUNIT(as_requests_merged);
 static bool as_allow_merge(struct request_queue *q, struct request *rq,
 			   struct bio *bio)
 {
-	return !op_is_sync(bio->bi_opf) || rq_is_sync(rq);
+	return !as_opf_sync(bio->bi_opf) || as_rq_sync(rq);
 }
 
 static bool as_bio_merge(struct request_queue *q, struct bio *bio,
@@ -1312,7 +1335,7 @@ static void as_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	struct as_data *ad = data->q->elevator->elevator_data;
 
 	/* Keep some scheduler tags for the sync class. */
-	if (op_is_sync(opf))
+	if (as_opf_sync(opf))
 		return;
 	data->shallow_depth = ad->async_depth;
 }

@@ -208,6 +208,7 @@ unsigned long as_fifo_due(unsigned long fifo_time, unsigned long last_forced,
 			  unsigned long expire, unsigned long now);
 bool as_hw_complete(struct as_hw_est *hw, unsigned int busy, unsigned int tags,
 		    bool overtaken, unsigned int depth);
+bool as_opf_sync(blk_opf_t opf);
 void as_init_data(struct as_data *ad, struct request_queue *q);
 void as_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 		       blk_insert_t insert_flags, struct list_head *free);
