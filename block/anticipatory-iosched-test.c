@@ -429,6 +429,11 @@ static void as_test_opf_class(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_WRITE));
 	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_WRITE | REQ_BACKGROUND));
 	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_WRITE | REQ_SYNC));
+	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_WRITE | REQ_FUA));
+	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_WRITE | REQ_IDLE));
+	/* other operations as op_is_sync() says */
+	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_DISCARD));
+	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_ZONE_RESET | REQ_SYNC));
 }
 
 static void as_test_fifo_due(struct kunit *test)
@@ -612,9 +617,7 @@ static struct request *as_fix_rq(struct as_fix *f, int proc, bool write,
 	INIT_LIST_HEAD(&rq->queuelist);
 	RB_CLEAR_NODE(&rq->rb_node);
 	/* as as_prepare_request() sets them up */
-	if (proc >= 0 && write)
-		rq->elv.priv[1] = &f->ioc[proc];
-	else if (proc >= 0)
+	if (proc >= 0)
 		rq->elv.icq = &f->aic[proc].icq;
 	return rq;
 }
@@ -979,6 +982,31 @@ static void as_sm_flush_writes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->ad->batch_dir, AS_ASYNC);
 }
 
+/*
+ * A direct write is sync; so is a write set up with FUA even when the
+ * flush machinery cleared the flag before insertion (a disk without FUA).
+ */
+static void as_sm_write_class(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *d, *fua, *wb;
+
+	d = as_fix_rq(f, 1, true, 1000);
+	d->cmd_flags |= REQ_SYNC | REQ_IDLE;
+	as_fix_insert(f, d, 0);
+	fua = as_fix_rq(f, 1, true, 2000);
+	fua->elv.priv[0] = (void *)AS_RQ_FLUSH;
+	fua->cmd_flags |= REQ_SYNC;
+	as_fix_insert(f, fua, 0);
+	wb = as_fix_add(f, -1, true, 3000);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_queued[AS_SYNC], 2U);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_queued[AS_ASYNC], 1U);
+	KUNIT_EXPECT_PTR_EQ(test, as_fifo_head_rq(f, AS_SYNC), d);
+	KUNIT_EXPECT_PTR_EQ(test, as_fifo_head_rq(f, AS_ASYNC), wb);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), d);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), fua);
+}
+
 static void as_sm_has_work(struct kunit *test)
 {
 	struct as_fix *f = as_fix_new(test);
@@ -1110,6 +1138,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_sm_batch_drain),
 	KUNIT_CASE(as_sm_write_held),
 	KUNIT_CASE(as_sm_flush_writes),
+	KUNIT_CASE(as_sm_write_class),
 	KUNIT_CASE(as_sm_has_work),
 	KUNIT_CASE(as_sm_two_way),
 	KUNIT_CASE(as_sm_merge_fifo),

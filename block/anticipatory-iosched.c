@@ -364,6 +364,16 @@ static inline struct as_io_cq *icq_to_aic(struct io_cq *icq)
 	return container_of(icq, struct as_io_cq, icq);
 }
 
+static inline unsigned long as_rq_flags(struct request *rq)
+{
+	return (unsigned long)rq->elv.priv[0];
+}
+
+static inline void as_rq_set_flags(struct request *rq, unsigned long flags)
+{
+	rq->elv.priv[0] = (void *)flags;
+}
+
 /*
  * Is an I/O of @opf in the sync class?  Reads are, and so are the writes a
  * process waits for one at a time: direct I/O (REQ_SYNC | REQ_IDLE) and
@@ -371,20 +381,32 @@ static inline struct as_io_cq *icq_to_aic(struct io_cq *icq)
  * data-integrity writeback (fsync, sync, a block device's BLKFLSBUF): its
  * process queues a whole flush at once and waits for all of it.  In the
  * sync FIFO a read would queue behind every request of that flush, so it
- * is writeback here, as it is to writeback throttling.
+ * is writeback here.  Writeback throttling draws the same line: it
+ * throttles such writes and lets direct writes pass.  Other operations
+ * keep op_is_sync()'s answer.
  */
 VISIBLE_IF_KUNIT bool as_opf_sync(blk_opf_t opf)
 {
 	if (!op_is_sync(opf))
 		return false;
-	return !op_is_write(opf) ||
-	       (opf & (REQ_SYNC | REQ_IDLE | REQ_FUA | REQ_PREFLUSH)) != REQ_SYNC;
+	if ((opf & REQ_OP_MASK) != REQ_OP_WRITE)
+		return true;
+	return (opf & (REQ_SYNC | REQ_IDLE | REQ_FUA | REQ_PREFLUSH)) != REQ_SYNC;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_opf_sync);
 
-static inline bool as_rq_sync(struct request *rq)
+/*
+ * Is @rq in the sync class?  Decided on its first insertion (AS_RQ_SEEN),
+ * from its flags then and whether it was set up with FUA or a preflush,
+ * which blk_insert_flush() may have cleared by then.
+ */
+static bool as_rq_sync(struct request *rq)
 {
-	return as_opf_sync(rq->cmd_flags);
+	unsigned long flags = as_rq_flags(rq);
+
+	if (flags & AS_RQ_SEEN)
+		return flags & AS_RQ_SYNC;
+	return (flags & AS_RQ_FLUSH) || as_opf_sync(rq->cmd_flags);
 }
 
 static inline enum as_dir as_rq_dir(struct request *rq)
@@ -397,25 +419,10 @@ static inline struct as_io_cq *rq_aic(struct request *rq)
 	return rq->elv.icq ? icq_to_aic(rq->elv.icq) : NULL;
 }
 
-/*
- * Did the process of @aic issue @rq (not dispatched)?  An async request
- * has no io_cq: priv[1] holds its task's io_context until dispatch.
- */
+/* Did the process of @aic issue @rq? */
 static bool as_rq_of(struct request *rq, struct as_io_cq *aic)
 {
-	if (as_rq_sync(rq))
-		return rq_aic(rq) == aic;
-	return rq->elv.priv[1] == aic->icq.ioc;
-}
-
-static inline unsigned long as_rq_flags(struct request *rq)
-{
-	return (unsigned long)rq->elv.priv[0];
-}
-
-static inline void as_rq_set_flags(struct request *rq, unsigned long flags)
-{
-	rq->elv.priv[0] = (void *)flags;
+	return rq_aic(rq) == aic;
 }
 
 /* First request at or after @pos in direction @dir. */
@@ -1019,7 +1026,7 @@ static struct as_io_cq *as_rq_done(struct as_data *ad, struct request *rq,
 	if (!(flags & AS_RQ_INFLIGHT))
 		return NULL;
 	as_rq_set_flags(rq, flags & ~(AS_RQ_INFLIGHT | AS_RQ_AIC_INFLIGHT));
-	rq->elv.priv[1] = NULL;		/* no task, if it is requeued */
+	rq->elv.priv[1] = NULL;		/* no dispatch sequence */
 	if (!WARN_ON_ONCE(!ad->nr_inflight_dir[dir]))
 		ad->nr_inflight_dir[dir]--;
 	*kick = as_hold_ends(ad, dir);
@@ -1101,10 +1108,16 @@ static void as_requeue_request(struct request *rq)
 
 static void as_prepare_request(struct request *rq)
 {
-	/* Writeback comes from flushers: only sync requests get an io_cq. */
-	rq->elv.icq = as_rq_sync(rq) ? ioc_find_get_icq(rq->q) : NULL;
-	rq->elv.priv[0] = NULL;
-	rq->elv.priv[1] = rq->elv.icq ? NULL : current->io_context;
+	/*
+	 * Every request gets an io_cq: it tells whose request it is.  The
+	 * class waits for the first insertion, as a request cached in a plug
+	 * may carry another bio than the one it was set up for; a cached
+	 * request is only reused for a bio with FUA or a preflush if it was
+	 * set up with them, so AS_RQ_FLUSH stays true.
+	 */
+	rq->elv.icq = ioc_find_get_icq(rq->q);
+	rq->elv.priv[0] = (void *)(op_is_flush(rq->cmd_flags) ? AS_RQ_FLUSH : 0UL);
+	rq->elv.priv[1] = NULL;
 }
 
 static void as_finish_request(struct request *rq)
@@ -1180,17 +1193,22 @@ VISIBLE_IF_KUNIT void as_insert_request(struct blk_mq_hw_ctx *hctx,
 {
 	struct request_queue *q = hctx->queue;
 	struct as_data *ad = q->elevator->elevator_data;
-	enum as_dir dir = as_rq_dir(rq);
 	unsigned long flags = as_rq_flags(rq);
 	struct as_io_cq *aic = rq_aic(rq);
+	enum as_dir dir;
 
 	lockdep_assert_held(&ad->lock);
 
-	if (dir == AS_SYNC && aic && !(flags & AS_RQ_SEEN)) {
-		as_update_proc_stats(ad, rq, aic);
+	/* The first insertion decides the class, and counts as a request. */
+	if (!(flags & AS_RQ_SEEN)) {
+		if (as_rq_sync(rq))
+			flags |= AS_RQ_SYNC;
 		flags |= AS_RQ_SEEN;
 		as_rq_set_flags(rq, flags);
+		if ((flags & AS_RQ_SYNC) && aic)
+			as_update_proc_stats(ad, rq, aic);
 	}
+	dir = as_rq_dir(rq);
 
 	if (!as_merge_chain_mixes(ad, rq) &&
 	    blk_mq_sched_try_insert_merge(q, rq, free))

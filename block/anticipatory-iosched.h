@@ -121,10 +121,12 @@ enum as_antic_state {
 };
 
 /* rq->elv.priv[0] flags */
-#define AS_RQ_SEEN	BIT(0)	/* statistics updated on the first insert */
+#define AS_RQ_SEEN	BIT(0)	/* classed (and counted) on the first insert */
 #define AS_RQ_QUEUED	BIT(1)	/* counted in aic->nr_queued */
 #define AS_RQ_INFLIGHT	BIT(2)	/* dispatched, not completed yet */
 #define AS_RQ_AIC_INFLIGHT BIT(3)	/* counted in aic->nr_inflight */
+#define AS_RQ_SYNC	BIT(4)	/* in the sync class (from the first insert) */
+#define AS_RQ_FLUSH	BIT(5)	/* set up with REQ_FUA or REQ_PREFLUSH */
 
 struct as_io_cq {
 	struct io_cq		icq;	/* must be first */
