@@ -434,6 +434,10 @@ static void as_test_opf_class(struct kunit *test)
 	/* other operations as op_is_sync() says */
 	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_DISCARD));
 	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_ZONE_RESET | REQ_SYNC));
+	/* a zone append is a write */
+	KUNIT_EXPECT_FALSE(test, as_opf_sync(REQ_OP_ZONE_APPEND | REQ_SYNC));
+	KUNIT_EXPECT_TRUE(test, as_opf_sync(REQ_OP_ZONE_APPEND | REQ_SYNC |
+					    REQ_IDLE));
 }
 
 static void as_test_fifo_due(struct kunit *test)
@@ -601,8 +605,8 @@ static struct as_fix *as_fix_new(struct kunit *test)
 }
 
 /*
- * An 8-sector request at @pos of process @proc (-1: none, as writeback
- * from a flusher), a read or an async write.
+ * An 8-sector request at @pos of process @proc (-1: a task without an
+ * io_cq here), a read or an async write.
  */
 static struct request *as_fix_rq(struct as_fix *f, int proc, bool write,
 				 sector_t pos)
@@ -985,6 +989,7 @@ static void as_sm_flush_writes(struct kunit *test)
 /*
  * A direct write is sync; so is a write set up with FUA even when the
  * flush machinery cleared the flag before insertion (a disk without FUA).
+ * A request keeps the class of its first insertion when it comes back.
  */
 static void as_sm_write_class(struct kunit *test)
 {
@@ -1005,6 +1010,15 @@ static void as_sm_write_class(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, as_fifo_head_rq(f, AS_ASYNC), wb);
 	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), d);
 	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), fua);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 2U);
+	/* Its flags no longer say sync; requeued, it is sync still. */
+	d->cmd_flags &= ~REQ_IDLE;
+	as_requeue(f->ad, d);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 1U);
+	as_fix_insert(f, d, BLK_MQ_INSERT_AT_HEAD);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), d);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_SYNC], 2U);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_inflight_dir[AS_ASYNC], 0U);
 }
 
 static void as_sm_has_work(struct kunit *test)

@@ -382,14 +382,16 @@ static inline void as_rq_set_flags(struct request *rq, unsigned long flags)
  * process queues a whole flush at once and waits for all of it.  In the
  * sync FIFO a read would queue behind every request of that flush, so it
  * is writeback here.  Writeback throttling draws the same line: it
- * throttles such writes and lets direct writes pass.  Other operations
- * keep op_is_sync()'s answer.
+ * throttles such writes and lets direct writes pass.  A zone append is a
+ * write here; other operations keep op_is_sync()'s answer.
  */
 VISIBLE_IF_KUNIT bool as_opf_sync(blk_opf_t opf)
 {
+	enum req_op op = opf & REQ_OP_MASK;
+
 	if (!op_is_sync(opf))
 		return false;
-	if ((opf & REQ_OP_MASK) != REQ_OP_WRITE)
+	if (op != REQ_OP_WRITE && op != REQ_OP_ZONE_APPEND)
 		return true;
 	return (opf & (REQ_SYNC | REQ_IDLE | REQ_FUA | REQ_PREFLUSH)) != REQ_SYNC;
 }
