@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the lab kernel (bzImage + modules) for KERNEL=default|debug.
+# Build the lab kernel (bzImage + modules) for KERNEL=default|debug|bare.
 #
-# The configuration is tinyconfig plus the tracked fragments in
-# scripts/lab/config/: base.config, every blk26-*.config (one per component
-# of the series) and, for KERNEL=debug, debug.config.  It is regenerated only
-# when a fragment changes, and every fragment line is checked against the
-# result.  Objects go to $BUILD/obj/$KERNEL, modules to $BUILD/mod/$KERNEL.
+# The configuration is tinyconfig plus, in this order, the tracked fragment
+# scripts/lab/config/base.config, Debian's block-layer options (taken from
+# linux-config-6.12 by kconfig_debian.py, less config/debian.exceptions),
+# every blk26-*.config (one per component of the series) and, for
+# KERNEL=debug, debug.config.  KERNEL=bare takes bare.config instead of
+# Debian's options: the lab's earlier block layer, without writeback
+# throttling, iocost or blk-throttle, for comparisons (make bench
+# KERNELS=bare,default).  The configuration is regenerated only when a
+# fragment changes, and every fragment line is checked against the result.  Objects go to $BUILD/obj/$KERNEL, modules to $BUILD/mod/$KERNEL.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -17,8 +21,8 @@ need_cmd bc bc
 need_cmd ccache ccache
 
 case $KERNEL in
-default|debug) ;;
-*) die "unknown KERNEL=$KERNEL (known: default debug)" ;;
+default|debug|bare) ;;
+*) die "unknown KERNEL=$KERNEL (known: default debug bare)" ;;
 esac
 "$LAB_DIR/tree.sh"
 
@@ -31,6 +35,16 @@ fragpaths=()
 for f in "${frags[@]}"; do
 	src_cat "$f" >"$KOBJ/fragments/${f##*/}"
 	fragpaths+=("$KOBJ/fragments/${f##*/}")
+	if [ "$f" = scripts/lab/config/base.config ] && [ "$KERNEL" = bare ]; then
+		src_cat scripts/lab/config/bare.config >"$KOBJ/fragments/bare.config"
+		fragpaths+=("$KOBJ/fragments/bare.config")
+	elif [ "$f" = scripts/lab/config/base.config ]; then
+		src_cat scripts/lab/config/debian.exceptions >"$KOBJ/debian.exceptions"
+		DEBIAN_EXCEPTIONS=$KOBJ/debian.exceptions "$LAB_DIR/kconfig_debian.py" \
+			fragment >"$KOBJ/fragments/debian-block.config" ||
+			die "cannot take the block-layer options from Debian's configuration"
+		fragpaths+=("$KOBJ/fragments/debian-block.config")
+	fi
 done
 
 jobs=${JOBS:-$(nproc)}
@@ -42,7 +56,7 @@ kmake() { make -s -C "$KTREE" O="$KOBJ" CC="ccache gcc" LOCALVERSION= "$@"; }
 
 want=$(cat "${fragpaths[@]}" "$KTREE/.git/blk26-source" | sha1sum | cut -c1-40)
 if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.blk26-config" 2>/dev/null)" != "$want" ]; then
-	log "configuring KERNEL=$KERNEL from ${frags[*]##*/}"
+	log "configuring KERNEL=$KERNEL from ${fragpaths[*]##*/}"
 	kmake tinyconfig >/dev/null
 	(cd "$KTREE" && scripts/kconfig/merge_config.sh -m -O "$KOBJ" \
 		"$KOBJ/.config" "${fragpaths[@]}" >"$KOBJ/merge_config.log")

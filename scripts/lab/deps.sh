@@ -11,6 +11,9 @@ PKGS=(
 	# kernel build
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod ccache
 	git xz-utils perl python3
+	# Debian's own kernel configuration: the lab kernel's block-layer
+	# options are taken from it (scripts/lab/kconfig_debian.py)
+	linux-config-6.12
 	# boot
 	qemu-system-x86
 	# guest userspace (the guest runs the host's root read-only)

@@ -52,9 +52,10 @@ def kernel_entry(name, table):
 def kernel_env(name, table, env, build_missing=False, log=None):
     """(env overrides, problem) to boot kernel configuration `name`.
 
-    A configuration whose build column is series:N is built by
-    experiments/build-prefix.sh into build-<name> when missing and
-    build_missing is set.
+    With build_missing set, a configuration whose build column is
+    series:N is built by experiments/build-prefix.sh into build-<name>,
+    and one of another variant than the KERNEL that "make bench" built
+    (bare, debug) by build.sh; both rebuild only what changed.
     """
     k = kernel_entry(name, table)
     if k is None:
@@ -82,6 +83,17 @@ def kernel_env(name, table, env, build_missing=False, log=None):
             return None, ('kernel configuration %s: the build of the first '
                           '%s patches failed (status %d)'
                           % (name, prefix, rc))
+    if (prefix is None and build_missing and
+            k['variant'] != (env.get('KERNEL') or 'default')):
+        if log:
+            log('[bench] kernel configuration %s: building KERNEL=%s into %s'
+                % (name, k['variant'], build))
+        rc = subprocess.run([os.path.join(LAB, 'build.sh')], cwd=TOP,
+                            env=dict(os.environ, BUILD=build,
+                                     KERNEL=k['variant'])).returncode
+        if rc != 0:
+            return None, ('kernel configuration %s: the build of KERNEL=%s '
+                          'failed (status %d)' % (name, k['variant'], rc))
     if not os.path.exists(img):
         how = ('experiments/build-prefix.sh %s %s' % (prefix, build)
                if prefix is not None else
