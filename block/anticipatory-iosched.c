@@ -57,6 +57,7 @@
 #include "blk-mq.h"
 #include "blk-mq-debugfs.h"
 #include "blk-mq-sched.h"
+#include "blk-wbt.h"
 #include "anticipatory-iosched.h"
 
 /* Defaults of the tunables, in milliseconds (those of the 2.6 scheduler). */
@@ -1468,6 +1469,16 @@ static int as_init_sched(struct request_queue *q, struct elevator_type *e)
 	/* Scheduling state is per queue: dispatch from one hardware queue. */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
 
+	/*
+	 * Writeback throttling would cap the writes waiting here by its own
+	 * latency target, under the write batches that already bound how
+	 * long reads wait for writes: turn its default off while anticipatory
+	 * runs, as bfq does.  A latency target set by hand in wbt_lat_usec
+	 * still holds.
+	 */
+	set_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
+	wbt_disable_default(q->disk);
+
 	q->elevator = eq;
 	return 0;
 }
@@ -1483,6 +1494,9 @@ static void as_exit_sched(struct elevator_queue *e)
 	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_ASYNC]));
 	WARN_ON_ONCE(as_nr_inflight(ad));
 
+	/* Give the queue back its default writeback throttling. */
+	clear_bit(ELEVATOR_FLAG_DISABLE_WBT, &e->flags);
+	wbt_enable_default(ad->q->disk);
 	kfree(ad);
 }
 

@@ -60,6 +60,7 @@
 #include "blk-mq.h"
 #include "blk-mq-debugfs.h"
 #include "blk-mq-sched.h"
+#include "blk-wbt.h"
 #include "cfq-iosched.h"
 
 /* Defaults of the tunables (those of the 2.6 scheduler), in ms. */
@@ -2089,6 +2090,15 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 
 	/* Scheduling state is per queue: dispatch from one hardware queue. */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+
+	/*
+	 * Writeback throttling would decide on its own how much async work
+	 * reaches the queue, under the slices that share the disk among
+	 * processes and groups: turn its default off while cfq runs, as bfq
+	 * does.  A latency target set by hand in wbt_lat_usec still holds.
+	 */
+	set_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
+	wbt_disable_default(q->disk);
 	return 0;
 
 out_cfqd:
@@ -2136,6 +2146,10 @@ static void cfq_exit_sched(struct elevator_queue *e)
 	 * queues with the groups: a queue left now is a lost reference.
 	 */
 	WARN_ON_ONCE(cfqd->nr_queues);
+
+	/* Give the queue back its default writeback throttling. */
+	clear_bit(ELEVATOR_FLAG_DISABLE_WBT, &e->flags);
+	wbt_enable_default(cfqd->q->disk);
 	kfree(cfqd);
 }
 
