@@ -1473,8 +1473,8 @@ static int as_init_sched(struct request_queue *q, struct elevator_type *e)
 	 * Writeback throttling would cap the writes waiting here by its own
 	 * latency target, under the write batches that already bound how
 	 * long reads wait for writes: turn its default off while anticipatory
-	 * runs, as bfq does.  A latency target set by hand in wbt_lat_usec
-	 * still holds.
+	 * runs, as bfq does.  A latency target other than the default, set
+	 * by hand in wbt_lat_usec, turns it back on.
 	 */
 	set_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
 	wbt_disable_default(q->disk);

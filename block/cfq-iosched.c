@@ -2095,7 +2095,8 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 	 * Writeback throttling would decide on its own how much async work
 	 * reaches the queue, under the slices that share the disk among
 	 * processes and groups: turn its default off while cfq runs, as bfq
-	 * does.  A latency target set by hand in wbt_lat_usec still holds.
+	 * does.  A latency target other than the default, set by hand in
+	 * wbt_lat_usec, turns it back on.
 	 */
 	set_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
 	wbt_disable_default(q->disk);
