@@ -5,10 +5,12 @@
 #                            default experiment and print its table
 #   make test [T=...]        build, boot and run the tests; ends with
 #                            "N passed, N failed, N skipped"
-#   make kernel              build bzImage + modules (KERNEL=default|debug)
+#   make kernel              build bzImage + modules (KERNEL=default|debug|bare)
 #   make bench EXP=a,b       run experiments (EXP=list lists them)
 #   make publish RUN=results/ID  the results page of a full-size run
 #   make series              export the patch series to out/series/
+#   make deb [KCONFIG=...]   linux-image and linux-headers packages of the
+#                            patched kernel (KCONFIG=lab|debian|<file>)
 #   make boot CMD='...'      boot the kernel and run one command in it
 #   make soak [MINUTES=n]    fault-and-switch soak, 60 min by default (SEED=)
 #   make deps                install (as root) or list the missing packages
@@ -30,10 +32,10 @@ else
 TEST_KERNELS := default debug icount
 endif
 
-.PHONY: all help deps kernel test run bench bench-args run-args publish series boot soak soak-args clean distclean
+.PHONY: all help deps kernel test run bench bench-args run-args publish series deb deb-args boot soak soak-args clean distclean
 
 all help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then $(LAB)/deps.sh --install; else $(LAB)/deps.sh; fi
@@ -74,6 +76,17 @@ publish:
 
 series:
 	$(LAB)/series.sh
+
+# "make deb [KCONFIG=lab|debian|<file>]": Debian packages of the patched
+# kernel, built with the kernel's bindeb-pkg (scripts/lab/deb.sh): the lab
+# configuration (default), Debian's whole configuration, or a given one,
+# each plus the series' options.  The packages go to build/deb/<name>/.
+KCONFIG ?= lab
+deb: deb-args deps
+	$(LAB)/deb.sh '$(KCONFIG)'
+
+deb-args:
+	@$(LAB)/deb.sh --check '$(KCONFIG)'
 
 boot:
 	$(LAB)/boot.sh -- bash -c '$(if $(CMD),$(CMD),uname -a)'

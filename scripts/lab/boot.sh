@@ -12,7 +12,8 @@
 # directory that is OUTDIR (default: a fresh $BUILD/run/<id>/out) on the
 # host.  DISKS scratch disks (default 2) of 1 GiB, new and sparse for every
 # boot, are attached: virtio-blk with serials blk26-vd0, blk26-vd1, ... and one
-# virtio-scsi disk with serial blk26-sd0.
+# virtio-scsi disk with serial blk26-sd0.  LAB_NVME=1 adds an emulated
+# NVMe disk with one I/O queue per vCPU (serial blk26-nv0).
 #
 # LAB_GUEST_ROOT="WORD..." runs the command in a root on tmpfs that holds
 # copies of the programs (names looked up in PATH) and absolute paths
@@ -20,6 +21,10 @@
 # scripts and the kernel's modules.  boot.sh packs them and the job into an
 # initramfs; the guest reads nothing from the host until the command ends,
 # and only then writes OUTDIR (see scripts/lab/guest-root and guest-init).
+#
+# LAB_PKG_ROOT=DIR boots the kernel and modules of a linux-image package
+# unpacked into DIR (dpkg-deb -x; make deb), in place of make kernel's.
+# DIR must lie under $BUILD or the tree, which the guest sees.
 #
 # LAB_ACCEL picks the accelerator: auto (default: KVM when a short probe
 # boots, else TCG), kvm, tcg, or icount: TCG with an instruction counter
@@ -49,7 +54,7 @@ tmo=${LAB_TIMEOUT:-600}
 append=${LAB_APPEND:-}
 ndisks=${LAB_DISKS:-2}
 outdir=
-usage() { sed -n '3,42p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,48p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while getopts m:c:t:a:d:o:h opt; do
 	case $opt in
 	m) mem=$OPTARG ;;
@@ -73,14 +78,45 @@ shift_n=${LAB_ICOUNT_SHIFT:-0}
 	die "LAB_ICOUNT_SHIFT=$shift_n: use an integer from 0 to 10 (2^N ns per guest instruction; 0, one per ns, is the fastest; QEMU's shift=auto follows the host's speed and is not repeatable)"
 icount_sleep=${LAB_ICOUNT_SLEEP:-off}
 case $icount_sleep in on|off) ;; *) die "LAB_ICOUNT_SLEEP=$icount_sleep: use on or off" ;; esac
+case ${LAB_NVME:-0} in
+0|1) ;;
+*) die "LAB_NVME=$LAB_NVME: use 0 or 1" ;;
+esac
 seed=${LAB_SEED:-1}
 [[ $seed =~ ^[0-9]{1,9}$ ]] || die "LAB_SEED=$seed: use a non-negative integer"
 
 need_cmd qemu-system-x86_64 qemu-system-x86
 need_cmd timeout coreutils
-img=$KOBJ/arch/x86/boot/bzImage
-[ -f "$img" ] || die "$img missing: run 'make kernel KERNEL=$KERNEL' first"
-rel=$(kernel_release)
+if [ -n "${LAB_PKG_ROOT:-}" ]; then
+	# a linux-image package unpacked into LAB_PKG_ROOT (dpkg-deb -x):
+	# its boot/vmlinuz-<release> and lib/modules/<release>
+	LAB_PKG_ROOT=$(cd "$LAB_PKG_ROOT" 2>/dev/null && pwd) ||
+		die "LAB_PKG_ROOT: no such directory"
+	case $LAB_PKG_ROOT/ in
+	"$BUILD"/*|"$LAB_TOP"/*) ;;
+	*) die "LAB_PKG_ROOT=$LAB_PKG_ROOT: must lie under $BUILD or $LAB_TOP, which the guest sees" ;;
+	esac
+	deps=("$LAB_PKG_ROOT"/lib/modules/*/modules.dep)
+	[ ${#deps[@]} = 1 ] && [ -f "${deps[0]}" ] ||
+		die "LAB_PKG_ROOT=$LAB_PKG_ROOT: want exactly one lib/modules/<release>/modules.dep"
+	rel=${deps[0]%/modules.dep}
+	rel=${rel##*/}
+	img=$LAB_PKG_ROOT/boot/vmlinuz-$rel
+	kconfig=$LAB_PKG_ROOT/boot/config-$rel
+	KMOD=$LAB_PKG_ROOT
+	[ -f "$img" ] || die "LAB_PKG_ROOT: $img missing"
+	# the guest's root is 9p over virtio, and its tests need no module
+	# to find it
+	for o in VIRTIO_PCI NET_9P_VIRTIO 9P_FS; do
+		grep -qx "CONFIG_$o=y" "$kconfig" ||
+			die "LAB_PKG_ROOT: the package's kernel does not build in CONFIG_$o ($kconfig): the lab cannot boot it (make deb builds the lab's configuration by default)"
+	done
+else
+	img=$KOBJ/arch/x86/boot/bzImage
+	kconfig=$KOBJ/.config
+	[ -f "$img" ] || die "$img missing: run 'make kernel KERNEL=$KERNEL' first"
+	rel=$(kernel_release)
+fi
 
 run=$BUILD/run/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$run"
@@ -126,7 +162,7 @@ trap 'rm -rf "$run/root" "$run/root.cpio" "$run/stamp" "$run/copy.err" "$run"/*.
 trap 'exit 143' TERM
 trap 'exit 130' INT HUP
 if [ -n "${LAB_GUEST_ROOT:-}" ]; then
-	grep -qx CONFIG_BLK_DEV_INITRD=y "$KOBJ/.config" ||
+	grep -qx CONFIG_BLK_DEV_INITRD=y "$kconfig" ||
 		die "LAB_GUEST_ROOT needs a kernel with CONFIG_BLK_DEV_INITRD=y (base.config has it): run 'make kernel KERNEL=$KERNEL' first"
 	# shellcheck disable=SC2086
 	PATH=$LAB_DIR/guest-bin:/usr/sbin:/usr/bin:/sbin:/bin \
@@ -201,7 +237,7 @@ elif [ "$accel" = icount ]; then
 	# through its blkreplay driver.
 	rr=
 	[ ${#initrd[@]} = 0 ] || [ "$cpus" -ne 1 ] || [ "$ndisks" -ne 0 ] ||
-		rr=,rr=record,rrfile=$run/replay.bin
+		[ "${LAB_NVME:-0}" != 0 ] || rr=,rr=record,rrfile=$run/replay.bin
 	qaccel=(-accel tcg -icount "shift=$shift_n,sleep=$icount_sleep$rr" -cpu max
 		-seed "$seed" -rtc base=2026-01-01T00:00:00,clock=vm)
 else
@@ -220,6 +256,15 @@ if [ "$ndisks" -gt 0 ]; then
 	drives+=(-device virtio-scsi-pci,id=vscsi
 		 -drive "file=$run/sd0.img,if=none,id=sd0,format=raw,cache=none,aio=threads"
 		 -device "scsi-hd,bus=vscsi.0,drive=sd0,serial=blk26-sd0")
+fi
+
+# LAB_NVME=1: an emulated NVMe disk too (serial blk26-nv0, 1 GiB), with
+# one I/O queue pair for each vCPU, so that blk-mq gives it a hardware
+# context per CPU
+if [ "${LAB_NVME:-0}" = 1 ]; then
+	truncate -s 1G "$run/nv0.img"
+	drives+=(-drive "file=$run/nv0.img,if=none,id=nv0,format=raw,cache=none,aio=threads"
+		 -device "nvme,drive=nv0,serial=blk26-nv0,max_ioqpairs=$cpus")
 fi
 
 if [ ${#initrd[@]} = 0 ]; then

@@ -14,6 +14,8 @@ PKGS=(
 	# Debian's own kernel configuration: the lab kernel's block-layer
 	# options are taken from it (scripts/lab/kconfig_debian.py)
 	linux-config-6.12
+	# make deb: the kernel's bindeb-pkg
+	dpkg-dev debhelper
 	# boot
 	qemu-system-x86
 	# guest userspace (the guest runs the host's root read-only)

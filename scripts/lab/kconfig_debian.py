@@ -17,6 +17,8 @@ with its reason, and a lab fragment sets it.
                                         exit 1 if there is any, or if an
                                         exception no longer differs
   kconfig_debian.py source              the file and package version used
+  kconfig_debian.py full                Debian's whole configuration, as a
+                                        .config (make deb KCONFIG=debian)
 
 DEBIAN_KCONFIG names another Debian configuration file (xz or plain),
 DEBIAN_EXCEPTIONS another exceptions file.
@@ -102,14 +104,19 @@ def fragment(debian, exceptions):
     return "\n".join(lines) + "\n"
 
 
-def read_debian():
+def read_debian_text():
     path = os.environ.get("DEBIAN_KCONFIG", DEFAULT)
     if not os.path.exists(path):
         sys.exit(f"{path} not found: install Debian's configuration with "
                  f"'apt-get install {PKG}' (or run 'make deps')")
     opener = lzma.open if path.endswith(".xz") else open
     with opener(path, "rt") as f:
-        return path, parse_config(f.read())
+        return path, f.read()
+
+
+def read_debian():
+    path, text = read_debian_text()
+    return path, parse_config(text)
 
 
 def read_exceptions():
@@ -135,6 +142,10 @@ def main(argv):
         sys.stdout.write(f"# Debian's block-layer options: {path} "
                          f"({PKG} {package_version()})\n")
         sys.stdout.write(fragment(debian, read_exceptions()))
+        return 0
+    if len(argv) == 2 and argv[1] == "full":
+        _, text = read_debian_text()
+        sys.stdout.write(text)
         return 0
     if len(argv) == 2 and argv[1] == "source":
         path, _ = read_debian()

@@ -3,9 +3,13 @@
 block layer's, how a built configuration is compared with Debian's, and
 the exceptions file's format."""
 
+import io
+import lzma
 import os
 import sys
+import tempfile
 import unittest
+from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import kconfig_debian as kd  # noqa: E402
@@ -23,6 +27,22 @@ CONFIG_EXT4_FS=m
 
 
 class KconfigDebianTest(unittest.TestCase):
+    def test_full_prints_the_whole_configuration(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name, opener in (('config', open),
+                                 ('config.xz', lzma.open)):
+                path = os.path.join(d, name)
+                with opener(path, 'wt') as f:
+                    f.write(DEBIAN)
+                os.environ['DEBIAN_KCONFIG'] = path
+                try:
+                    out = io.StringIO()
+                    with redirect_stdout(out):
+                        self.assertEqual(kd.main(['kd', 'full']), 0)
+                finally:
+                    del os.environ['DEBIAN_KCONFIG']
+                self.assertEqual(out.getvalue(), DEBIAN)
+
     def test_selects_block_layer_options_only(self):
         sel = kd.select(kd.parse_config(DEBIAN))
         self.assertIn('CONFIG_BLK_WBT', sel)
