@@ -56,7 +56,8 @@ import time
 
 import publish
 from experiments import (anticipatory, bs_sweep, cfq, dbt2, ioc_random,
-                         overview, raid0_dd, sg_segments, simhba_calibration)
+                         mq_scaling, overview, raid0_dd, sg_segments,
+                         simhba_calibration)
 from kernels import (built_tree, kernel_entry, kernel_env, read_kernels,
                      wanted_kernels)
 from labpaths import TOP
@@ -72,7 +73,7 @@ from stats import aggregate, spread
 
 EXPERIMENTS = [m.EXPERIMENT for m in (overview, simhba_calibration, raid0_dd,
                                         sg_segments, bs_sweep, anticipatory,
-                                        ioc_random, cfq, dbt2)]
+                                        ioc_random, cfq, mq_scaling, dbt2)]
 BY_NAME = {e.name: e for e in EXPERIMENTS}
 
 
@@ -158,7 +159,7 @@ def main(argv):
     if kernels:
         if not any(e.kernels for e in exps):
             sys.stderr.write('[bench] KERNELS=%s: none of %s compares kernel '
-                             'configurations (raid0-dd does)\n'
+                             'configurations (raid0-dd and overview do)\n'
                              % (','.join(kernels), ', '.join(wanted)))
         try:
             table_k = read_kernels()
@@ -254,6 +255,9 @@ def main(argv):
         # the source the kernels were built from: which runs may be
         # published together
         doc['kernel_tree'] = c['trees']
+        # the kernel configuration (experiments/kernels) each row ran on,
+        # named in every table: the block layer differs between them
+        doc['kernel_config'] = kernel_configs(c['kernels'], os.environ)
         if c['ctx']:
             doc['setup'] = c['ctx']
         doc['machine'] = machine
@@ -277,6 +281,23 @@ def main(argv):
             status = 1
     print_report(outdir, run_id, done)
     return status
+
+
+def kernel_configs(kernels, env):
+    """{configuration name: its description} of the boots that ran: the
+    names of KERNELS=, or make bench's own KERNEL."""
+    try:
+        table = read_kernels()
+    except (OSError, ValueError):
+        table = {}
+    out = {}
+    for k in kernels:
+        name = k
+        if k == 'default' and not wanted_kernels(env):
+            name = env.get('KERNEL') or 'default'
+        e = kernel_entry(name, table)
+        out[name] = e['desc'] if e else ''
+    return out
 
 
 def report_dir(outdir):

@@ -703,11 +703,28 @@ def fig_simhba_calibration(doc, run_id, peers=None):
     return fig
 
 
+def fig_mq_scaling(doc, run_id, peers=None):
+    fig = Figure('mq-scaling', 'mq-scaling: every elevator on a 4-queue '
+                 'null_blk disk, from 1, 2 and 4 CPUs', several_runs(doc))
+    elev = values_of(doc, 'elevator')
+    cpus = values_of(doc, 'cpus')
+    p = fig.panel('4 KiB random reads, QD 8 per CPU, instruction-counted '
+                  'clock', 'kIOPS', 'elevator', cats(elev), width=0.6)
+    for j, n in enumerate(cpus):
+        s = p.new('%d CPU%s' % (n, 's'[:n > 1]))
+        for i, e in enumerate(elev):
+            put(fig, s, slot_x(i, j, len(cpus), p.width),
+                stat(first(rows_with(doc, elevator=e, cpus=n)), 'kiops'),
+                'kIOPS, %s from %d CPU%s' % (e, n, 's'[:n > 1]))
+    return fig
+
+
 FIGURES = {
     'overview': fig_overview,
     'anticipatory': fig_anticipatory,
     'ioc-random': fig_ioc_random,
     'cfq': fig_cfq,
+    'mq-scaling': fig_mq_scaling,
     'bs-sweep': fig_bs_sweep,
     'sg-segments': fig_sg_segments,
     'raid0-dd': fig_raid0_dd,

@@ -280,7 +280,12 @@ def section(e, doc, run_id, peers, figdir, pngs):
         return out + ['**missing**: %s is not in this run.' % e.name, '']
     agg, notes = doc.get('rows') or [], doc.get('notes') or []
     lab = doc.get('lab') or {}
-    out += [':Clock: %s' % esc(lab_line(lab) if 'seed' in lab
+    kc = doc.get('kernel_config') or {}
+    out += [':Kernel configuration: %s' % esc(
+                '; '.join('%s (%s)' % (k, v) if v else k
+                          for k, v in sorted(kc.items())) or
+                'not recorded'),
+            ':Clock: %s' % esc(lab_line(lab) if 'seed' in lab
                                else 'not recorded'),
             ':RUNS, SCALE: %s, %s' % (esc(doc.get('runs', 'not recorded')),
                                       esc(doc.get('scale', 'not recorded'))),

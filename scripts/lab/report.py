@@ -203,6 +203,8 @@ def experiment_text(e, doc, base, plotted):
     text = ['%s  (kernel %s, series %s, %s, scale %g)'
             % (e.name, ', '.join(kern) or 'unknown', doc.get('series'),
                runs_text(agg, per_run(doc)), doc.get('scale', 1))]
+    for name, desc in sorted((doc.get('kernel_config') or {}).items()):
+        text.append('kernel configuration %s: %s' % (name, desc))
     lab = doc.get('lab') or {}
     text.append('clock: %s' % (lab_line(lab) if 'seed' in lab else
                                'not recorded'))

@@ -480,19 +480,20 @@ bench_ioc_random()
 	return 0
 }
 
-# bench_nullblk: load null_blk with one device that completes at once
-# (4 GiB, queue depth per queue of the default, 2 submit queues) and print
-# its name; fails when null_blk is not available.
+# bench_nullblk [QUEUES]: load null_blk with one device that completes at
+# once (4 GiB, queue depth per queue of the default, QUEUES submit queues,
+# default 2: a hardware context each) and print its name; fails when
+# null_blk is not available.
 bench_nullblk()
 {
 	modprobe null_blk nr_devices=1 queue_mode=2 gb=4 irqmode=0 \
-		completion_nsec=0 submit_queues=2 >/dev/null 2>&1 &&
+		completion_nsec=0 submit_queues="${1:-2}" >/dev/null 2>&1 &&
 		[ -b /dev/nullb0 ] && echo nullb0
 }
 
 # bench_nullblk_turns NB SECS METRIC WHAT CONFIG SCHED...: BENCH_RUNS rows of
-# METRIC (null_blk 4 KiB random reads, 4 jobs at QD 8, kIOPS) per
-# scheduler, each row's config CONFIG (JSON members ending with a comma, or
+# METRIC (null_blk 4 KiB random reads, NB_JOBS jobs (default 4) at QD 8,
+# kIOPS; with NB_PIN=1 job i runs on CPU i only) per scheduler, each row's config CONFIG (JSON members ending with a comma, or
 # empty) plus the elevator.  Each run is cut into slices of about 2 s that
 # rotate through the schedulers, so that slow drifts of the host hit them
 # all alike; a scheduler's row is the mean of its slices.  Each row also
@@ -502,10 +503,12 @@ bench_nullblk()
 bench_nullblk_turns()
 {
 	local nb=$1 secs=$2 metric=$3 what=$4 config=$5 nslices slice run i s
-	local p99=${3%_kiops}_p99_us kiops
+	local p99=${3%_kiops}_p99_us kiops jobs=${NB_JOBS:-4} pin=()
 	local -A sum
 
 	shift 5
+	[ "${NB_PIN:-0}" = 0 ] ||
+		pin=(--cpus_allowed=0-$((jobs - 1)) --cpus_allowed_policy=split)
 	nslices=$((secs / 2 > 0 ? secs / 2 : 1))
 	slice=$((secs / nslices))
 	for run in $(seq 1 "$BENCH_RUNS"); do
@@ -518,7 +521,8 @@ bench_nullblk_turns()
 				fio --output-format=json+ --output="$TEST_TMP/nb-$s-$i.json" \
 				    --time_based --runtime="$slice" --filename=/dev/"$nb" \
 				    --name=nb --rw=randread --bs=4k --direct=1 --ioengine=libaio \
-				    --iodepth=8 --numjobs=4 --norandommap --group_reporting \
+				    --iodepth=8 --numjobs="$jobs" "${pin[@]}" \
+				    --norandommap --group_reporting \
 				    >/dev/null 2>&1
 				sum[$s]="${sum[$s]:-} $(fio_total_iops "$TEST_TMP/nb-$s-$i.json" 2>/dev/null || echo x)"
 			done

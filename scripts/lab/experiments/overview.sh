@@ -4,6 +4,9 @@
 #    idleness: what the reader gets while writeback runs);
 #  - two synchronous (O_DIRECT) sequential readers of distant regions,
 #    started 1 s apart.
+# Each elevator's row records writeback throttling's latency target
+# (queue/wbt_lat_usec) while it ran: a kernel with wbt runs mq-deadline
+# with it, and bfq, cfq and anticipatory without.
 # Each measurement lasts 10 s x BENCH_SCALE.
 
 secs=$(awk -v s="$BENCH_SCALE" 'BEGIN { t = int(10 * s); print (t < 2 ? 2 : t) }')
@@ -30,7 +33,11 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 				"reader + buffered writer"
 			break 2
 		fi
-		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" "{$m}"
+		# writeback throttling's latency target while this elevator
+		# runs: its default (75000 us on a disk) under mq-deadline, 0
+		# where the elevator turns it off; null without wbt
+		wbt=$(cat /sys/block/"$dev"/queue/wbt_lat_usec 2>/dev/null || echo null)
+		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" "{$m, \"wbt_lat_usec\": $wbt}"
 
 		bench_step "elevator=$s run $run: 2 sequential readers (${secs} s)"
 		bench_drop_caches "$dev"

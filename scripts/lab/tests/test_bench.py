@@ -136,7 +136,7 @@ class RegistryTest(unittest.TestCase):
                           out.stdout.splitlines()],
                          ['overview', 'simhba-calibration', 'raid0-dd',
                           'sg-segments', 'bs-sweep', 'anticipatory',
-                          'ioc-random', 'cfq', 'dbt2'])
+                          'ioc-random', 'cfq', 'mq-scaling', 'dbt2'])
         self.assertIn('\ncfq                  issue 13: cfq: ', out.stdout)
 
     def test_goal_verdicts_are_the_experiments_own(self):
@@ -1852,11 +1852,13 @@ class BootPlanTest(unittest.TestCase):
         self.assertIn('9p root', runner.not_icount_why(exps[2], '9p'))
         self.assertIsNone(runner.not_icount_why(exps[3], 'tmpfs'))
         self.assertIn('9p root', runner.not_icount_why(exps[3], '9p'))
+        # overview and raid0-dd compare kernel configurations: a boot of
+        # each named one
         boots = runner.plan_boots(exps, ['base', 'full'], 'tcg')
         self.assertEqual([(b[0], [e.name for e, _ in b[4]]) for b in boots],
-                         [(None, ['overview', 'bs-sweep']),
-                          ('base', ['raid0-dd']), ('full', ['raid0-dd']),
-                          (None, ['dbt2'])])
+                         [('base', ['overview', 'raid0-dd']),
+                          ('full', ['overview', 'raid0-dd']),
+                          (None, ['dbt2']), (None, ['bs-sweep'])])
 
     def test_shifts_apart(self):
         # two experiments alike but for their own shift boot apart, each
@@ -1896,6 +1898,9 @@ class BootPlanTest(unittest.TestCase):
         'sg-segments': '20 readers and vmstat CPU shares on two CPUs',
         'dbt2': 'pgbench -j 2 (at 8 ns per instruction, its own shift)',
     }
+    FOUR_VCPUS = {
+        'mq-scaling': 'a hardware context per CPU, submitted from 1 to 4',
+    }
 
     def test_one_vcpu_unless_listed(self):
         got = {}
@@ -1903,7 +1908,8 @@ class BootPlanTest(unittest.TestCase):
             for e, p in b[4]:
                 got[runner.part_id(e, p)] = b[5]
         self.assertEqual({k: v for k, v in got.items() if v != 1},
-                         dict.fromkeys(self.TWO_VCPUS, 2))
+                         dict(dict.fromkeys(self.TWO_VCPUS, 2),
+                              **dict.fromkeys(self.FOUR_VCPUS, 4)))
 
     def test_root(self):
         self.assertEqual(runner.bench_root({}), 'tmpfs')

@@ -4,8 +4,8 @@ caption, its error bars, and the run's report page.
 
 The fixtures are the JSON documents of a real smallest-size run
 (fixtures/run-cfe4f0a, RUNS=1), an sg-segments run with vmstat samples,
-and the cfq experiment's smallest-size run (fixtures/run-6646cc3, which
-came after the others).
+and the smallest-size runs of the experiments that came after them: cfq
+(fixtures/run-6646cc3) and mq-scaling (fixtures/run-233c7b1).
 """
 
 import copy
@@ -29,7 +29,8 @@ RUN_ID = '20261130-173201'
 
 
 # experiments newer than RUN: their own smallest-size run
-LATER = {'cfq': os.path.join(FIX, 'run-6646cc3')}
+LATER = {'cfq': os.path.join(FIX, 'run-6646cc3'),
+         'mq-scaling': os.path.join(FIX, 'run-233c7b1')}
 
 
 def load(name, path=None):
@@ -294,8 +295,9 @@ class CaptionTest(unittest.TestCase):
             fig = figures.build(name, doc, RUN_ID, docs)
             head = fig.caption[0]
             for want in ('kernel 6.12.117-blk26',
-                         'series %s' % ('6646cc3' if name in LATER
-                                        else 'cfe4f0a'),
+                         'series %s' % (
+                             os.path.basename(LATER[name])[4:]
+                             if name in LATER else 'cfe4f0a'),
                          'run %s' % doc.get('run', RUN_ID),
                          # the runs measured: raid0-dd's one is 5 dd runs
                          'median of 5 runs' if name == 'raid0-dd' else

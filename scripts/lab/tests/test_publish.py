@@ -53,7 +53,8 @@ class PublishTest(unittest.TestCase):
         self.run = os.path.join(self.tmp, 'results', RUN_ID)
         os.makedirs(self.run)
         for f in glob.glob(os.path.join(FIXTURES, 'run-cfe4f0a', '*.json')) + \
-                [os.path.join(FIXTURES, 'run-6646cc3', 'cfq.json')]:
+                [os.path.join(FIXTURES, 'run-6646cc3', 'cfq.json'),
+                 os.path.join(FIXTURES, 'run-233c7b1', 'mq-scaling.json')]:
             shutil.copy(f, self.run)
         for e in bench.EXPERIMENTS:
             with open(os.path.join(self.run, e.name + '.png'), 'wb') as fh:
@@ -424,7 +425,9 @@ class PublishTest(unittest.TestCase):
                   if line.startswith('   * - ')][1:]
         self.assertEqual(labels, ['seed 000'] * 2 + ['seed 001'] * 2 +
                          ['seed 002'] * 6 + ['seed 003'] * 6 + ['seed 004'] +
-                         ['issue 4'] * 8 + ['issue 13'] * 15)
+                         ['issue 4'] * 8 + ['issue 13'] * 15 +
+                         # the overview's goals against mq-deadline with wbt
+                         ['issue 31'] * 4)
 
     def test_every_figure_follows_the_json(self):
         self.full_size()
