@@ -201,7 +201,8 @@ def main(argv):
              total_min), flush=True)
     t0 = time.time()
     collected = {e.name: {'rows': [], 'status': [], 'ctx': {},
-                          'kernels': {}, 'trees': {}, 'lab': []}
+                          'kernels': {}, 'trees': {}, 'lab': [],
+                          'configs': []}
                  for e in exps}
     for i, boot in enumerate(boots):
         kname = boot[0]
@@ -223,6 +224,8 @@ def main(argv):
             c['rows'] += rows
             c['ctx'].update(ctx)
             c['kernels'][kname or 'default'] = kernel
+            c['configs'].append(kname or os.environ.get('KERNEL') or
+                                'default')
             c['trees'][kname or 'default'] = tree
             if st is None:
                 c['rows'].append({'note': 'the guest did not finish %s '
@@ -257,7 +260,7 @@ def main(argv):
         doc['kernel_tree'] = c['trees']
         # the kernel configuration (experiments/kernels) each row ran on,
         # named in every table: the block layer differs between them
-        doc['kernel_config'] = kernel_configs(c['kernels'], os.environ)
+        doc['kernel_config'] = kernel_configs(c['configs'])
         if c['ctx']:
             doc['setup'] = c['ctx']
         doc['machine'] = machine
@@ -283,18 +286,15 @@ def main(argv):
     return status
 
 
-def kernel_configs(kernels, env):
-    """{configuration name: its description} of the boots that ran: the
-    names of KERNELS=, or make bench's own KERNEL."""
+def kernel_configs(names):
+    """{configuration name: its description (experiments/kernels)} of the
+    boots that ran: a name of KERNELS=, or make bench's own KERNEL."""
     try:
         table = read_kernels()
     except (OSError, ValueError):
         table = {}
     out = {}
-    for k in kernels:
-        name = k
-        if k == 'default' and not wanted_kernels(env):
-            name = env.get('KERNEL') or 'default'
+    for name in names:
         e = kernel_entry(name, table)
         out[name] = e['desc'] if e else ''
     return out

@@ -480,14 +480,16 @@ bench_ioc_random()
 	return 0
 }
 
-# bench_nullblk [QUEUES]: load null_blk with one device that completes at
-# once (4 GiB, queue depth per queue of the default, QUEUES submit queues,
-# default 2: a hardware context each) and print its name; fails when
-# null_blk is not available.
+# bench_nullblk [QUEUES [POLL]]: load null_blk with one device that
+# completes at once (4 GiB, queue depth per queue of the default, QUEUES
+# submit queues, default 2: a hardware context each, and POLL poll queues,
+# default null_blk's) and print its name; fails when null_blk is not
+# available.
 bench_nullblk()
 {
 	modprobe null_blk nr_devices=1 queue_mode=2 gb=4 irqmode=0 \
-		completion_nsec=0 submit_queues="${1:-2}" >/dev/null 2>&1 &&
+		completion_nsec=0 submit_queues="${1:-2}" \
+		${2:+poll_queues="$2"} >/dev/null 2>&1 &&
 		[ -b /dev/nullb0 ] && echo nullb0
 }
 

@@ -9,7 +9,8 @@
 # share one instruction counter, so 10^9 / IOPS is the instructions the
 # guest spends per request, all CPUs together: without contention the IOPS
 # stay the same from 1 to 4 CPUs, and a CPU that spins on a lock another
-# one holds spends counted instructions, which lowers them.
+# one holds spends counted instructions, which lowers them, as does the
+# deeper total queue (QD 8 per job).
 # Each measurement lasts 10 s x BENCH_SCALE (at least 2 s).
 
 secs=$(bench_size 10 2)
@@ -20,12 +21,17 @@ if ! bench_icount; then
 fi
 ncpu=$(nproc)
 [ "$ncpu" -ge 4 ] || { bench_note "mq-scaling needs 4 vCPUs, the guest has $ncpu"; exit 1; }
-if ! nb=$(bench_nullblk 4); then
+if ! nb=$(bench_nullblk 4 0); then
 	bench_note "null_blk is not available: mq-scaling needs it"
 	exit 1
 fi
 hctx=$(ls /sys/block/"$nb"/mq | wc -l)
 bench_ctx hardware_contexts "$hctx"
+if [ "$hctx" != 4 ]; then
+	bench_note "null_blk has $hctx hardware contexts, not 4 (loaded before with other parameters?)"
+	modprobe -r null_blk 2>/dev/null
+	exit 1
+fi
 scheds=$(bench_schedulers "$nb")
 for s in anticipatory cfq; do
 	grep -qw -- "$s" <<<"$scheds" ||

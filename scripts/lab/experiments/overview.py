@@ -7,6 +7,7 @@ user has: mq-deadline with writeback throttling (wbt).
 The guest side is overview.sh, next to this file."""
 
 from experiment import Experiment, goal_effects
+from report import table
 from stats import median_of, verdict
 
 # the goals of the Debian-shaped kernel: (elevator, metric, ratio to
@@ -55,11 +56,15 @@ def baseline_goals(agg):
 
 
 def fmt_overview(exp, agg, notes, ctx):
-    """The goals against the baseline users have, met or not."""
+    """The measurements (the generic table), then the goals against the
+    baseline users have, met or not."""
+    goals = baseline_goals(agg)
+    width = max([len(w) for w, _ in goals] + [60])
     return '\n'.join(
-        ['goals against the baseline users have (ratios to mq-deadline '
+        [table(exp, agg, []), '',
+         'goals against the baseline users have (ratios to mq-deadline '
          'measured in this run, on the same kernel):'] +
-        ['  %-66s %s' % g for g in baseline_goals(agg)])
+        ['  %-*s %s' % (width, w, v) for w, v in goals])
 
 
 def goals(e, agg):

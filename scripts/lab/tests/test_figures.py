@@ -5,7 +5,7 @@ caption, its error bars, and the run's report page.
 The fixtures are the JSON documents of a real smallest-size run
 (fixtures/run-cfe4f0a, RUNS=1), an sg-segments run with vmstat samples,
 and the smallest-size runs of the experiments that came after them: cfq
-(fixtures/run-6646cc3) and mq-scaling (fixtures/run-233c7b1).
+(fixtures/run-6646cc3) and mq-scaling (fixtures/run-bd4336d).
 """
 
 import copy
@@ -30,7 +30,7 @@ RUN_ID = '20261130-173201'
 
 # experiments newer than RUN: their own smallest-size run
 LATER = {'cfq': os.path.join(FIX, 'run-6646cc3'),
-         'mq-scaling': os.path.join(FIX, 'run-233c7b1')}
+         'mq-scaling': os.path.join(FIX, 'run-bd4336d')}
 
 
 def load(name, path=None):

@@ -54,7 +54,7 @@ class PublishTest(unittest.TestCase):
         os.makedirs(self.run)
         for f in glob.glob(os.path.join(FIXTURES, 'run-cfe4f0a', '*.json')) + \
                 [os.path.join(FIXTURES, 'run-6646cc3', 'cfq.json'),
-                 os.path.join(FIXTURES, 'run-233c7b1', 'mq-scaling.json')]:
+                 os.path.join(FIXTURES, 'run-bd4336d', 'mq-scaling.json')]:
             shutil.copy(f, self.run)
         for e in bench.EXPERIMENTS:
             with open(os.path.join(self.run, e.name + '.png'), 'wb') as fh:
