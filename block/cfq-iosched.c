@@ -32,7 +32,9 @@
  *   weight.  group_idle keeps the disk for a group whose last queue ran
  *   dry while other groups wait, unless the device is deep and the queue
  *   has no idle window (seeky): that is the fix for the striped-array
- *   collapse of 2.6's group idling.
+ *   collapse of 2.6's group idling.  A group's only queue whose slice
+ *   ends with nothing queued keeps the disk for its next request
+ *   (wait_busy), so that the group does not lose its place on the tree.
  *
  * blk-mq pulls requests: dispatch_request() returns one or none.  Idling
  * means has_work() says no and an hrtimer reruns the queue; every decision
@@ -132,9 +134,10 @@ VISIBLE_IF_KUNIT u64 cfq_low_latency_slice(u64 slice, u64 slice_sync,
 
 	if (!busy || !slice_sync || expect <= group_slice)
 		return slice;
+	/* Each tunable is at most CFQ_MAX_MS: their products overflow u64. */
 	low = max_t(u64, 2 * slice_idle, CFQ_MIN_TT_NS);
-	low = min(slice, div64_u64(low * slice, slice_sync));
-	return max(div64_u64(slice * group_slice, expect), low);
+	low = min(slice, mul_u64_u64_div_u64(low, slice, slice_sync));
+	return max(mul_u64_u64_div_u64(slice, group_slice, expect), low);
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_low_latency_slice);
 
@@ -167,9 +170,9 @@ VISIBLE_IF_KUNIT u64 cfq_workload_slice(u64 group_slice, unsigned int count,
 {
 	u64 slice = div_u64(group_slice * count, max3(busy_avg, count, 1U));
 
-	if (async)
-		slice = slice_sync ? div64_u64(slice * slice_async, slice_sync) : slice;
-	else
+	if (async && slice_sync)
+		slice = mul_u64_u64_div_u64(slice, slice_async, slice_sync);
+	else if (!async)
 		slice = max(slice, 2 * slice_idle);
 	return max_t(u64, slice, CFQ_MIN_TT_NS);
 }
@@ -444,13 +447,18 @@ static void cfq_update_min_vdisktime(struct cfq_data *cfqd)
 	}
 }
 
-/* The group got its first busy queue. */
-static void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *cfqg)
+/*
+ * A queue of @cfqg became busy: the group goes on the tree with its first.
+ * A group that left the tree lost its place: it comes back no earlier
+ * than the busy groups (else it would take the disk for the time it was
+ * away).  That is why a group that is about to leave only because its
+ * queue's slice ended keeps the disk a little (cfq_should_wait_busy()).
+ */
+static void cfq_group_queue_add(struct cfq_data *cfqd, struct cfq_group *cfqg)
 {
 	cfqg->nr_cfqq++;
 	if (cfqg->on_st)
 		return;
-	/* A returning group starts no earlier than the busy ones. */
 	cfqg->vdisktime = max(cfqg->vdisktime, cfqd->grp_st.min_vdisktime);
 	cfqg->weight = cfq_group_weight(cfqg);
 	cfqd->grp_st.total_weight += cfqg->weight;
@@ -458,7 +466,8 @@ static void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *cfqg)
 	cfq_group_st_add(cfqd, cfqg);
 }
 
-static void cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *cfqg)
+/* A queue of @cfqg is no longer busy: the group leaves with its last. */
+static void cfq_group_queue_del(struct cfq_data *cfqd, struct cfq_group *cfqg)
 {
 	if (WARN_ON_ONCE(!cfqg->nr_cfqq) || --cfqg->nr_cfqq)
 		return;
@@ -566,7 +575,7 @@ static void cfq_add_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now)
 {
 	cfqq_mark_on_rr(cfqq);
 	cfqd->busy_queues++;
-	cfq_group_busy(cfqd, cfqq->cfqg);
+	cfq_group_queue_add(cfqd, cfqq->cfqg);
 	cfq_service_tree_add(cfqd, cfqq, false, now);
 }
 
@@ -578,7 +587,7 @@ static void cfq_del_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq_clear_on_rr(cfqq);
 	cfq_st_remove(cfqq);
 	cfqd->busy_queues--;
-	cfq_group_idle(cfqd, cfqq->cfqg);
+	cfq_group_queue_del(cfqd, cfqq->cfqg);
 }
 
 /* ---- queues ------------------------------------------------------------- */
@@ -608,8 +617,8 @@ static void cfq_init_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	}
 }
 
-static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-				enum cfq_expire_why why);
+static void cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			      enum cfq_expire_why why);
 
 static void cfq_put_queue(struct cfq_queue *cfqq)
 {
@@ -618,14 +627,14 @@ static void cfq_put_queue(struct cfq_queue *cfqq)
 	lockdep_assert_held(&cfqd->lock);
 	if (WARN_ON_ONCE(cfqq->ref <= 0) || --cfqq->ref)
 		return;
-	if (cfqq == &cfqd->oom_cfqq) {
-		/* Never freed: keep one reference for ever. */
+	/* The fallback queue keeps a reference of its own (cfq_init_root()). */
+	if (WARN_ON_ONCE(cfqq == &cfqd->oom_cfqq)) {
 		cfqq->ref = 1;
 		return;
 	}
 	WARN_ON_ONCE(cfqq->queued || cfqq->dispatched);
 	if (cfqd->active_queue == cfqq) {
-		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
+		cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
 		cfqd->rerun = true;
 	}
 	cfq_del_rr(cfqd, cfqq);
@@ -634,11 +643,21 @@ static void cfq_put_queue(struct cfq_queue *cfqq)
 	kmem_cache_free(cfq_pool, cfqq);
 }
 
-/* The class and level a request asks for (bio_set_ioprio() filled it in). */
+/*
+ * The class and level of @rq's queue.  A sync queue is its process's and
+ * takes the process's priority (ioprio_set(), else from its nice value),
+ * recorded when the request was allocated (cfq_prepare_request()); a
+ * priority set per request (io_uring, aio, blk-ioprio) does not change it,
+ * as in bfq: it would move the process's whole queue, with the requests
+ * queued before it, from one class to another at every request.  An async
+ * request goes to the shared queue of the priority it carries
+ * (bio_set_ioprio() filled it in).
+ */
 static void cfq_rq_prio(struct request *rq, unsigned short *class,
 			unsigned short *level)
 {
-	unsigned short prio = req_get_ioprio(rq);
+	unsigned short prio = rq_is_sync(rq) ?
+		cfq_rq_flags(rq) >> CFQ_RQ_PRIO_SHIFT : req_get_ioprio(rq);
 
 	*class = IOPRIO_PRIO_CLASS(prio);
 	*level = IOPRIO_PRIO_LEVEL(prio);
@@ -675,6 +694,7 @@ static struct cfq_queue *cfq_alloc_queue(struct cfq_data *cfqd,
 
 	cfqq = kmem_cache_alloc_node(cfq_pool, GFP_NOWAIT | __GFP_NOWARN,
 				     cfqd->q->node);
+	/* The fallback queue is looked up again at the next request. */
 	if (!cfqq) {
 		cfqd->stat_oom++;
 		cfqd->oom_cfqq.ref++;
@@ -695,9 +715,18 @@ static void cfq_orphan(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq_mark_orphan(cfqq);
 	cfqq_clear_idle_window(cfqq);
 	if (cfqq == cfqd->active_queue && cfqq_wait_request(cfqq)) {
-		__cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
+		cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
 		cfqd->rerun = true;
 	}
+}
+
+/* Give up the io_cq's reference to its queue @cfqq (sync if @sync). */
+static void cfq_cic_put(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			bool sync)
+{
+	if (sync && cfqq != &cfqd->oom_cfqq)
+		cfq_orphan(cfqd, cfqq);
+	cfq_put_queue(cfqq);
 }
 
 /* The group of @bio, or the root group. */
@@ -727,16 +756,18 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 	cfq_rq_prio(rq, &class, &level);
 
 	cfqq = cic->cfqq[sync];
-	/* A process that moved to another group, or a new ioprio. */
-	if (cfqq && (cfqq->cfqg != cfqg ||
+	/*
+	 * A process that moved to another group, a new async ioprio, or the
+	 * fallback queue given when a queue could not be allocated.
+	 */
+	if (cfqq && (cfqq == &cfqd->oom_cfqq || cfqq->cfqg != cfqg ||
 		     (!sync && (cfqq->ioprio_class != class ||
 				cfqq->ioprio != level)))) {
 		cic->cfqq[sync] = NULL;
-		if (sync)
-			cfq_orphan(cfqd, cfqq);
-		cfq_put_queue(cfqq);
+		cfq_cic_put(cfqd, cfqq, sync);
 		cfqq = NULL;
 	}
+	/* The process's priority changed: its queue moves. */
 	if (cfqq && sync && (cfqq->ioprio_class != class ||
 			     cfqq->ioprio != level)) {
 		cfqq->ioprio_class = class;
@@ -751,12 +782,16 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 			cfqq = cfq_alloc_queue(cfqd, cfqg, true, class, level);
 		} else {
 			slot = cfq_async_slot(cfqg, class, level);
-			if (!*slot) {
-				*slot = cfq_alloc_queue(cfqd, cfqg, false, class,
-							level);
-			}
 			cfqq = *slot;
-			cfqq->ref++;		/* the io_cq's reference */
+			if (!cfqq) {
+				/* The group's reference: never the fallback's. */
+				cfqq = cfq_alloc_queue(cfqd, cfqg, false, class,
+						       level);
+				if (cfqq != &cfqd->oom_cfqq)
+					*slot = cfqq;
+			}
+			if (cfqq == *slot)
+				cfqq->ref++;	/* the io_cq's reference */
 		}
 		cic->cfqq[sync] = cfqq;
 	}
@@ -788,7 +823,8 @@ void cfq_group_offline(struct cfq_group *cfqg)
 	spin_lock_irqsave(&cfqd->lock, flags);
 	cfqg->offline = true;
 	cfq_put_async_queues(cfqg);
-	spin_unlock_irqrestore(&cfqd->lock, flags);
+	/* An async queue that was active may have ended a hold. */
+	cfq_unlock(cfqd, flags);
 }
 
 /* ---- per-request bookkeeping -------------------------------------------- */
@@ -1002,9 +1038,11 @@ static void cfq_slice_expired_at(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	blk_add_trace_msg(cfqd->q, "cfq%d expired %s", cfqq->pid,
 			  cfq_expire_name[why]);
 
+	/* Not the time a wait_busy added: the slice was over. */
 	if (why == CFQ_EXP_PREEMPTED && !cfqq_slice_new(cfqq) &&
-	    cfqq->slice_end > now)
+	    !cfqq_wait_busy(cfqq) && cfqq->slice_end > now)
 		cfqq->slice_resid = cfqq->slice_end - now;
+	cfqq_clear_wait_busy(cfqq);
 
 	if (cfqq->dispatch_start)
 		cfq_group_served(cfqd, cfqq->cfqg,
@@ -1020,8 +1058,8 @@ static void cfq_slice_expired_at(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		cfq_service_tree_add(cfqd, cfqq, true, now);
 }
 
-static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-				enum cfq_expire_why why)
+static void cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			      enum cfq_expire_why why)
 {
 	cfq_slice_expired_at(cfqd, cfqq, why, ktime_get_ns());
 }
@@ -1036,6 +1074,7 @@ static void cfq_set_active(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq->dispatch_start = 0;
 	cfqq->slice_dispatch = 0;
 	cfqq_clear_fifo_checked(cfqq);
+	cfqq_clear_wait_busy(cfqq);
 	cfqq_mark_slice_new(cfqq);
 	cfqd->stat_slices++;
 	blk_add_trace_msg(cfqd->q,
@@ -1168,7 +1207,7 @@ static struct cfq_queue *cfq_next_queue(struct cfq_data *cfqd, u64 now)
  * workloads, which is what the idling protects the workload from.
  * A group whose busy queues are all seeky (a striped array's random
  * readers, one group each or all in one) does not idle: the device
- * serves them in parallel (seed 002's collapse; cfq_should_group_idle()).
+ * serves them in parallel (see cfq_should_group_idle()).
  * On a deep SSD no queue or workload idles (as 2.6.33; 4.x only with
  * slice_idle at its SSD default of 0); group_idle may still hold the
  * disk there, as in 4.x (cfq_should_group_idle()).
@@ -1209,21 +1248,64 @@ static bool cfq_should_group_idle(struct cfq_data *cfqd,
 	return !(cfq_deep(cfqd) && !cfqq_idle_window(cfqq));
 }
 
+/*
+ * How long the active queue @cfqq, empty, would keep the disk: slice_idle,
+ * group_idle (*@group set) or 0.
+ */
+static u64 cfq_idle_wait(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			 bool *group)
+{
+	*group = false;
+	if (cfq_should_idle(cfqd, cfqq))
+		return READ_ONCE(cfqd->slice_idle);
+	if (cfq_should_group_idle(cfqd, cfqq)) {
+		*group = true;
+		return READ_ONCE(cfqd->group_idle);
+	}
+	return 0;
+}
+
+/*
+ * wait_busy: the active queue @cfqq is its group's only busy queue, other
+ * groups wait, and at @now its slice is over (or ends before its process's
+ * next request is expected) with nothing queued.  Expired now, it would
+ * leave the tree with its group; back with its next request, the group
+ * would be placed no earlier than the busy groups (cfq_group_queue_add())
+ * and lose the lead its weight earned: groups of one sequential reader
+ * each would take turns whatever their weights.  Returns how long the
+ * queue may keep the disk past the slice for that next request (which
+ * then ends the slice with the group still busy), or 0.  Once a slice.
+ */
+static u64 cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				u64 now)
+{
+	const struct cfq_ttime *tt = &cfqq->ttime;
+	bool group;
+	u64 wait;
+
+	if (cfqd->grp_st.count < 2 || cfqq->cfqg->nr_cfqq != 1 ||
+	    cfqq->next_rq || cfqq_slice_new(cfqq) || cfqq_wait_busy(cfqq))
+		return 0;
+	wait = cfq_idle_wait(cfqd, cfqq, &group);
+	if (!wait || (cfq_ttime_valid(tt) && tt->mean_ns > wait))
+		return 0;
+	if (now >= cfqq->slice_end)
+		return wait;
+	/* Queue idling stops short of the slice's end (cfq_arm_idle()). */
+	if (!group && cfq_ttime_valid(tt) && now + tt->mean_ns > cfqq->slice_end)
+		return wait;
+	return 0;
+}
+
 /* Start idling on the active queue @cfqq (its last request completed). */
 static void cfq_arm_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			 u64 now)
 {
-	u64 idle;
-	bool group = false;
+	bool group;
+	u64 idle = cfq_idle_wait(cfqd, cfqq, &group);
 
-	if (cfq_should_idle(cfqd, cfqq)) {
-		idle = READ_ONCE(cfqd->slice_idle);
-	} else if (cfq_should_group_idle(cfqd, cfqq)) {
-		idle = READ_ONCE(cfqd->group_idle);
-		group = true;
-	} else {
+	if (!idle)
 		return;
-	}
 	/* A slice not started yet starts now (see the caller). */
 	if (cfqq_slice_new(cfqq))
 		cfq_set_slice(cfqd, cfqq, now);
@@ -1264,6 +1346,9 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 		goto new_queue;
 	}
 	if (cfq_slice_used(cfqq, now)) {
+		/* Its last completion decides whether to wait busy. */
+		if (cfqq->dispatched && cfq_should_wait_busy(cfqd, cfqq, now))
+			return NULL;
 		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_SLICE, now);
 		goto new_queue;
 	}
@@ -1344,19 +1429,32 @@ static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	return cfqd->busy_queues == 1 && cfqq_sync(cfqq);
 }
 
+/*
+ * @rq goes to the driver: count it there until it completes or is
+ * requeued (cfq_rq_left_driver()).
+ */
+static void cfq_rq_to_driver(struct cfq_data *cfqd, struct request *rq)
+{
+	unsigned long flags = cfq_rq_flags(rq);
+
+	if (WARN_ON_ONCE(flags & CFQ_RQ_DRIVER))
+		return;
+	cfq_rq_set_flags(rq, flags | CFQ_RQ_DRIVER);
+	rq_cfqq(rq)->dispatched++;
+	cfqd->rq_in_driver++;
+	cfqd->rq_in_flight[rq_is_sync(rq)]++;
+}
+
 static void cfq_account_dispatch(struct cfq_data *cfqd, struct request *rq,
 				 u64 now)
 {
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 
 	cfq_remove_rq(cfqd, rq);
-	cfq_rq_set_flags(rq, cfq_rq_flags(rq) | CFQ_RQ_DRIVER);
-	cfqq->dispatched++;
+	cfq_rq_to_driver(cfqd, rq);
 	cfqq->slice_dispatch++;
 	if (!cfqq->dispatch_start)
 		cfqq->dispatch_start = now;
-	cfqd->rq_in_driver++;
-	cfqd->rq_in_flight[rq_is_sync(rq)]++;
 	cfqd->last_pos = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	cfqd->stat_dispatched[cfq_wl_class_of(cfqq->ioprio_class)]++;
 	cfqq->cfqg->served_sectors += blk_rq_sectors(rq);
@@ -1372,6 +1470,9 @@ static struct request *__cfq_dispatch(struct cfq_data *cfqd, u64 now)
 	if (!list_empty(&cfqd->dispatch)) {
 		rq = list_first_entry(&cfqd->dispatch, struct request, queuelist);
 		list_del_init(&rq->queuelist);
+		/* A requeued request: at the driver again, as its queue's. */
+		if (rq_cfqq(rq))
+			cfq_rq_to_driver(cfqd, rq);
 		return rq;
 	}
 	if (!cfqd->rq_queued)
@@ -1536,6 +1637,46 @@ static bool cfq_rq_left_driver(struct cfq_data *cfqd, struct request *rq)
 	return true;
 }
 
+/* A request of the active queue @cfqq completed at @now. */
+static void cfq_active_completed(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				 u64 now)
+{
+	bool dry = !cfqq->dispatched && !cfqq->next_rq;
+	u64 wait;
+
+	/*
+	 * The slice starts at the first completion; a queue that runs dry
+	 * then starts it only if it idles (cfq_arm_idle()): else it expires
+	 * at once, and its length would go unused.
+	 */
+	if (cfqq_slice_new(cfqq) && !dry)
+		cfq_set_slice(cfqd, cfqq, now);
+	wait = cfq_should_wait_busy(cfqd, cfqq, now);
+	if (wait) {
+		/* Its last request in flight decides (cfq_select_queue()). */
+		if (!dry)
+			return;
+		cfqq_mark_wait_busy(cfqq);
+		cfqd->stat_wait_busy++;
+		cfqq->slice_end = now + wait;
+		blk_add_trace_msg(cfqd->q, "cfq%d wait_busy %llu us", cfqq->pid,
+				  div_u64(wait, NSEC_PER_USEC));
+	}
+	if (cfq_slice_used(cfqq, now)) {
+		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_SLICE, now);
+	} else if (dry) {
+		cfq_arm_idle(cfqd, cfqq, now);
+		if (!cfqq_wait_request(cfqq))
+			cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_EMPTY, now);
+	}
+}
+
+/*
+ * @now, blk-mq's time stamp of the completion, is not used: in task
+ * context (polled or irqmode=0 completions) it is the plug's cached time,
+ * which may be older than the decisions it would be compared with.  The
+ * clock is read under the lock instead, as bfq does.
+ */
 VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 {
 	struct cfq_data *cfqd = rq->q->elevator->elevator_data;
@@ -1545,39 +1686,20 @@ VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 	spin_lock_irqsave(&cfqd->lock, flags);
 	cfq_update_hw_tag(cfqd);
 	cfqd->rerun = true;
-	/* Requeued earlier and reissued without the scheduler: only rerun. */
+	/* Not dispatched by the scheduler: only rerun. */
 	if (!cfq_rq_left_driver(cfqd, rq)) {
 		cfq_unlock(cfqd, flags);
 		return;
 	}
-	/* @now: blk-mq's completion time stamp, on ktime_get_ns()'s clock */
-	if (!now)
-		now = ktime_get_ns();
+	now = ktime_get_ns();
 	if (rq_is_sync(rq)) {
 		cfqq->ttime.last_end_ns = now;
 		cfq_kind_st(cfqq)->ttime.last_end_ns = now;
 		if (now - rq->start_time_ns > cfqd->fifo_expire[1])
 			cfqd->last_delayed_sync = now;
 	}
-	if (cfqq == cfqd->active_queue) {
-		bool dry = !cfqq->dispatched && !cfqq->next_rq;
-
-		/*
-		 * The slice starts at the first completion; a queue that runs
-		 * dry then starts it only if it idles (cfq_arm_idle()): else
-		 * it expires at once, and its length would go unused.
-		 */
-		if (cfqq_slice_new(cfqq) && !dry)
-			cfq_set_slice(cfqd, cfqq, now);
-		if (cfq_slice_used(cfqq, now)) {
-			cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_SLICE, now);
-		} else if (dry) {
-			cfq_arm_idle(cfqd, cfqq, now);
-			if (!cfqq_wait_request(cfqq))
-				cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_EMPTY,
-						     now);
-		}
-	}
+	if (cfqq == cfqd->active_queue)
+		cfq_active_completed(cfqd, cfqq, now);
 	/*
 	 * blk_mq_finish_request() follows at once: give up the request's
 	 * queue reference now rather than take the lock again there.
@@ -1588,26 +1710,34 @@ VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_completed_request);
 
-static void cfq_requeue_request(struct request *rq)
+/*
+ * A request requeued without RQF_DONTPREP comes back through insertion,
+ * at the head (cfqd->dispatch): it leaves the driver's count now and is
+ * counted again when dispatched.  One with RQF_DONTPREP (prepared by the
+ * driver: a SCSI retry) goes straight back to the driver, bypassing the
+ * scheduler, and completes through it: it stays counted.
+ */
+VISIBLE_IF_KUNIT void cfq_requeue_request(struct request *rq)
 {
 	struct cfq_data *cfqd = rq->q->elevator->elevator_data;
 	unsigned long flags;
 
-	/*
-	 * A request requeued with RQF_DONTPREP (a SCSI retry) is reissued
-	 * without coming back here: it counts as completed now.
-	 */
 	spin_lock_irqsave(&cfqd->lock, flags);
-	cfq_rq_left_driver(cfqd, rq);
+	cfqd->stat_requeues++;
+	if (!(rq->rq_flags & RQF_DONTPREP))
+		cfq_rq_left_driver(cfqd, rq);
 	cfqd->rerun = true;
 	cfq_unlock(cfqd, flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(cfq_requeue_request);
 
+/* At allocation, in the submitting task: its io_cq and its priority. */
 static void cfq_prepare_request(struct request *rq)
 {
 	rq->elv.icq = ioc_find_get_icq(rq->q);
 	rq->elv.priv[0] = NULL;
-	rq->elv.priv[1] = NULL;
+	cfq_rq_set_flags(rq, (unsigned long)(u16)get_current_ioprio() <<
+			     CFQ_RQ_PRIO_SHIFT);
 }
 
 VISIBLE_IF_KUNIT void cfq_finish_request(struct request *rq)
@@ -1620,7 +1750,8 @@ VISIBLE_IF_KUNIT void cfq_finish_request(struct request *rq)
 
 		spin_lock_irqsave(&cfqd->lock, flags);
 		/* Not completed through the scheduler (e.g. a failed dispatch). */
-		cfq_rq_left_driver(cfqd, rq);
+		if (cfq_rq_left_driver(cfqd, rq))
+			cfqd->rerun = true;
 		WARN_ON_ONCE(cfq_rq_flags(rq) & CFQ_RQ_QUEUED);
 		rq->elv.priv[0] = NULL;
 		cfq_put_queue(cfqq);
@@ -1638,7 +1769,9 @@ EXPORT_SYMBOL_IF_KUNIT(cfq_finish_request);
 /*
  * Attach @rq to its queue (once: a requeued request keeps it).  Done at
  * insertion, not in prepare_request, as bfq does: only then is the
- * request's bio (its cgroup) final.  Returns NULL without an io_cq.
+ * request's bio (its cgroup) final.  A request without an io_cq (its
+ * allocation failed) goes to the fallback queue, where it is scheduled
+ * in sector and FIFO order like any other.
  */
 static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 {
@@ -1646,9 +1779,13 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 
 	if (cfqq)
 		return cfqq;
-	if (!rq->elv.icq)
-		return NULL;
-	cfqq = cfq_get_queue(cfqd, icq_to_cic(rq->elv.icq), rq);
+	if (rq->elv.icq) {
+		cfqq = cfq_get_queue(cfqd, icq_to_cic(rq->elv.icq), rq);
+	} else {
+		cfqd->stat_no_icq++;
+		cfqq = &cfqd->oom_cfqq;
+		cfqq->ref++;
+	}
 	rq->elv.priv[0] = cfqq;
 	return cfqq;
 }
@@ -1750,8 +1887,11 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			cfqq_clear_group_idle(cfqq);
 			cfqd->stat_idle_hits++;
 		}
+		/* The request wait_busy waited for: the group stays busy. */
+		if (cfqq_wait_busy(cfqq))
+			cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_SLICE, now);
 	} else if (active && cfq_should_preempt(cfqd, cfqq, active, now)) {
-		__cfq_slice_expired(cfqd, active, CFQ_EXP_PREEMPTED);
+		cfq_slice_expired(cfqd, active, CFQ_EXP_PREEMPTED);
 		/* The preempting queue is served next in its tree. */
 		if (cfqq->service_tree && cfqq_on_rr(cfqq)) {
 			struct cfq_queue *first = cfq_st_first(cfqq->service_tree);
@@ -1804,15 +1944,16 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 	lockdep_assert_held(&cfqd->lock);
 
 	cfqq = cfq_init_rq(cfqd, rq);
-	if (cfq_insert_merge_ok(cfqd, rq) &&
+	if (!(insert_flags & BLK_MQ_INSERT_AT_HEAD) &&
+	    cfq_insert_merge_ok(cfqd, rq) &&
 	    blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
 
 	trace_block_rq_insert(rq);
 
-	if (!cfqq || (insert_flags & BLK_MQ_INSERT_AT_HEAD)) {
+	/* Flushes and requeued requests: before anything scheduled. */
+	if (insert_flags & BLK_MQ_INSERT_AT_HEAD) {
 		list_add(&rq->queuelist, &cfqd->dispatch);
-		rq->fifo_time = jiffies;
 		return;
 	}
 
@@ -2006,11 +2147,8 @@ VISIBLE_IF_KUNIT void cfq_exit_icq(struct io_cq *icq)
 		struct cfq_queue *cfqq = cic->cfqq[i];
 
 		cic->cfqq[i] = NULL;
-		if (!cfqq)
-			continue;
-		if (i)
-			cfq_orphan(cfqd, cfqq);
-		cfq_put_queue(cfqq);
+		if (cfqq)
+			cfq_cic_put(cfqd, cfqq, i);
 	}
 	cfq_unlock(cfqd, flags);
 }
@@ -2019,13 +2157,12 @@ EXPORT_SYMBOL_IF_KUNIT(cfq_exit_icq);
 /* ---- init and exit ------------------------------------------------------ */
 
 /*
- * Set up @cfqd for @q with the default tunables, serving @root (which gets
- * the fallback queue's reference).  KUnit drives a cfq_data set up here on
- * a fake queue.
+ * Set up @cfqd for @q with the default tunables: everything a group's
+ * callbacks may touch (the lock) before the cgroup policy is activated.
+ * KUnit drives a cfq_data set up here on a fake queue.
  */
 VISIBLE_IF_KUNIT void cfq_init_data(struct cfq_data *cfqd,
-				    struct request_queue *q,
-				    struct cfq_group *root)
+				    struct request_queue *q)
 {
 	cfqd->q = q;
 	spin_lock_init(&cfqd->lock);
@@ -2049,14 +2186,20 @@ VISIBLE_IF_KUNIT void cfq_init_data(struct cfq_data *cfqd,
 	cfqd->hw_tag = blk_queue_depth(q) >= CFQ_HW_QUEUE_MIN;
 	/* Nothing sync was delayed yet: async work may use the full depth. */
 	cfqd->last_delayed_sync = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_init_data);
 
+/* Serve @root, which gets the fallback queue's group reference. */
+VISIBLE_IF_KUNIT void cfq_init_root(struct cfq_data *cfqd,
+				    struct cfq_group *root)
+{
 	cfqd->root_group = root;
 	/* The fallback queue: BE, normal level, root group, never freed. */
 	cfq_init_cfqq(cfqd, &cfqd->oom_cfqq, root, false, IOPRIO_CLASS_BE,
 		      IOPRIO_BE_NORM);
 	cfqd->oom_cfqq.ref = 1;
 }
-EXPORT_SYMBOL_IF_KUNIT(cfq_init_data);
+EXPORT_SYMBOL_IF_KUNIT(cfq_init_root);
 
 static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 {
@@ -2072,6 +2215,8 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 	if (!cfqd)
 		goto out_eq;
 	eq->elevator_data = cfqd;
+	/* Before the groups: a cgroup removed meanwhile takes cfqd->lock. */
+	cfq_init_data(cfqd, q);
 
 	/* The groups' init finds cfq_data through q->elevator, as bfq's. */
 	q->elevator = eq;
@@ -2086,7 +2231,7 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 #endif
 	if (!root)
 		goto out_cfqd;
-	cfq_init_data(cfqd, q, root);
+	cfq_init_root(cfqd, root);
 
 	/* Scheduling state is per queue: dispatch from one hardware queue. */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
@@ -2120,7 +2265,7 @@ VISIBLE_IF_KUNIT void cfq_exit_data(struct cfq_data *cfqd)
 
 	spin_lock_irq(&cfqd->lock);
 	if (cfqd->active_queue)
-		__cfq_slice_expired(cfqd, cfqd->active_queue, CFQ_EXP_GONE);
+		cfq_slice_expired(cfqd, cfqd->active_queue, CFQ_EXP_GONE);
 	cfq_put_async_queues(cfqd->root_group);
 	WARN_ON_ONCE(!list_empty(&cfqd->dispatch));
 	WARN_ON_ONCE(cfqd->rq_queued || cfqd->rq_in_driver);
@@ -2316,6 +2461,8 @@ static int cfq_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "fifo_expired %lu\noom %lu\nheld %lu\nkicks %lu\n",
 		   cfqd->stat_fifo_expired, cfqd->stat_oom, cfqd->stat_held,
 		   cfqd->stat_kicks);
+	seq_printf(m, "no_icq %lu\nrequeues %lu\nwait_busy %lu\n",
+		   cfqd->stat_no_icq, cfqd->stat_requeues, cfqd->stat_wait_busy);
 	spin_unlock_irq(&cfqd->lock);
 	return 0;
 }

@@ -144,6 +144,7 @@ enum cfqq_flag {
 	CFQQ_GROUP_IDLE,	/* the idle timer is a group idle */
 	CFQQ_DEEP,		/* has kept >= 4 requests queued */
 	CFQQ_ORPHAN,		/* sync queue left by its process (exit, move) */
+	CFQQ_WAIT_BUSY,		/* slice extended to keep its group busy */
 };
 
 #define CFQQ_FNS(name, bit)						\
@@ -170,11 +171,16 @@ CFQQ_FNS(fifo_checked, CFQQ_FIFO_CHECKED)
 CFQQ_FNS(group_idle, CFQQ_GROUP_IDLE)
 CFQQ_FNS(deep, CFQQ_DEEP)
 CFQQ_FNS(orphan, CFQQ_ORPHAN)
+CFQQ_FNS(wait_busy, CFQQ_WAIT_BUSY)
 #undef CFQQ_FNS
 
-/* rq->elv.priv[1] flags; priv[0] is the cfq_queue. */
+/*
+ * rq->elv.priv[1]: flags, and the I/O priority of the submitting task
+ * (cfq_prepare_request()); priv[0] is the cfq_queue.
+ */
 #define CFQ_RQ_QUEUED		BIT(0)	/* in its queue's lists */
 #define CFQ_RQ_DRIVER		BIT(1)	/* dispatched, counted at the driver */
+#define CFQ_RQ_PRIO_SHIFT	16
 
 enum cfq_expire_why {
 	CFQ_EXP_SLICE,		/* slice used up */
@@ -246,6 +252,9 @@ struct cfq_data {
 	unsigned long		stat_oom;
 	unsigned long		stat_held;	/* dispatch refused queued work */
 	unsigned long		stat_kicks;	/* queue reruns after a hold */
+	unsigned long		stat_no_icq;	/* requests without an io_cq */
+	unsigned long		stat_requeues;
+	unsigned long		stat_wait_busy;	/* slices extended for a group */
 };
 
 struct request;
@@ -284,8 +293,8 @@ unsigned int cfq_group_weight(const struct cfq_group *cfqg);
 #if IS_ENABLED(CONFIG_KUNIT)
 /* The scheduler's entry points, for KUnit's fake queue. */
 struct blk_mq_hw_ctx;
-void cfq_init_data(struct cfq_data *cfqd, struct request_queue *q,
-		   struct cfq_group *root);
+void cfq_init_data(struct cfq_data *cfqd, struct request_queue *q);
+void cfq_init_root(struct cfq_data *cfqd, struct cfq_group *root);
 void cfq_exit_data(struct cfq_data *cfqd);
 void cfq_insert_requests(struct blk_mq_hw_ctx *hctx, struct list_head *list,
 			 blk_insert_t flags);
@@ -294,6 +303,7 @@ bool cfq_has_work(struct blk_mq_hw_ctx *hctx);
 enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer);
 void cfq_completed_request(struct request *rq, u64 now);
 void cfq_finish_request(struct request *rq);
+void cfq_requeue_request(struct request *rq);
 void cfq_exit_icq(struct io_cq *icq);
 #endif
 
