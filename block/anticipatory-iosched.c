@@ -59,6 +59,7 @@
 #include "blk-mq-sched.h"
 #include "blk-wbt.h"
 #include "anticipatory-iosched.h"
+#include "elv-common.h"
 
 /* Defaults of the tunables, in milliseconds (those of the 2.6 scheduler). */
 #define AS_READ_EXPIRE_MS		125
@@ -1336,17 +1337,8 @@ static bool as_bio_merge(struct request_queue *q, struct bio *bio,
 			 unsigned int nr_segs)
 {
 	struct as_data *ad = q->elevator->elevator_data;
-	struct request *free = NULL;
-	unsigned long flags;
-	bool ret;
 
-	spin_lock_irqsave(&ad->lock, flags);
-	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
-	spin_unlock_irqrestore(&ad->lock, flags);
-
-	if (free)
-		blk_mq_free_request(free);
-	return ret;
+	return elv_locked_bio_merge(q, bio, nr_segs, &ad->lock);
 }
 
 /* ---- tag depth ---------------------------------------------------------- */
@@ -1364,11 +1356,8 @@ static void as_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 static void as_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct as_data *ad = hctx->queue->elevator->elevator_data;
-	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
 
-	/* The shallow depth applies per sbitmap word. */
-	ad->async_depth = max(1U, (3U << bt->sb.shift) / 4);
-	sbitmap_queue_min_shallow_depth(bt, ad->async_depth);
+	ad->async_depth = elv_sync_reserve_depth(hctx);
 }
 
 static int as_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
@@ -1523,22 +1512,13 @@ SHOW_FUNCTION(deep_queue_depth, ad->deep_queue_depth, AS_AS_IS);
 SHOW_FUNCTION(front_merges, ad->front_merges, AS_AS_IS);
 #undef SHOW_FUNCTION
 
-/* Decimal values out of [min, max] fail with EINVAL and change nothing. */
-static int as_parse(const char *page, unsigned int min, unsigned int max,
-		    unsigned int *v)
-{
-	if (kstrtouint(page, 10, v) || *v < min || *v > max)
-		return -EINVAL;
-	return 0;
-}
-
 #define STORE_FUNCTION(name, __VAR, MIN, MAX, __CONV)			\
 static ssize_t as_##name##_store(struct elevator_queue *e,		\
 				 const char *page, size_t count)	\
 {									\
 	struct as_data *ad = e->elevator_data;				\
 	unsigned int v;							\
-	int ret = as_parse(page, MIN, MAX, &v);				\
+	int ret = elv_parse_tunable(page, MIN, MAX, &v);		\
 									\
 	if (ret)							\
 		return ret;						\
@@ -1566,7 +1546,7 @@ static ssize_t as_deep_queue_depth_store(struct elevator_queue *e,
 	struct as_data *ad = e->elevator_data;
 	unsigned long flags;
 	unsigned int v;
-	int ret = as_parse(page, 0, AS_MAX_DEEP_QUEUE_DEPTH, &v);
+	int ret = elv_parse_tunable(page, 0, AS_MAX_DEEP_QUEUE_DEPTH, &v);
 
 	if (ret)
 		return ret;

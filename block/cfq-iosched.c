@@ -64,6 +64,7 @@
 #include "blk-mq-sched.h"
 #include "blk-wbt.h"
 #include "cfq-iosched.h"
+#include "elv-common.h"
 
 /* Defaults of the tunables (those of the 2.6 scheduler), in ms. */
 #define CFQ_FIFO_EXPIRE_SYNC_MS		125
@@ -2081,20 +2082,11 @@ static bool cfq_bio_merge(struct request_queue *q, struct bio *bio,
 			  unsigned int nr_segs)
 {
 	struct cfq_data *cfqd = q->elevator->elevator_data;
-	struct request *free = NULL;
-	unsigned long flags;
-	bool ret;
 
 	/* A bio merges only into a queued request (sort list, hash). */
 	if (!READ_ONCE(cfqd->rq_queued))
 		return false;
-	spin_lock_irqsave(&cfqd->lock, flags);
-	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
-	spin_unlock_irqrestore(&cfqd->lock, flags);
-
-	if (free)
-		blk_mq_free_request(free);
-	return ret;
+	return elv_locked_bio_merge(q, bio, nr_segs, &cfqd->lock);
 }
 
 /* ---- tag depth ---------------------------------------------------------- */
@@ -2111,11 +2103,8 @@ static void cfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 static void cfq_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
-	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
 
-	/* The shallow depth applies per sbitmap word. */
-	cfqd->async_depth = max(1U, (3U << bt->sb.shift) / 4);
-	sbitmap_queue_min_shallow_depth(bt, cfqd->async_depth);
+	cfqd->async_depth = elv_sync_reserve_depth(hctx);
 }
 
 static int cfq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
@@ -2327,22 +2316,13 @@ SHOW_FUNCTION(quantum, cfqd->quantum, CFQ_AS_IS);
 SHOW_FUNCTION(low_latency, cfqd->low_latency, CFQ_AS_IS);
 #undef SHOW_FUNCTION
 
-/* Decimal values out of [min, max] fail with EINVAL and change nothing. */
-static int cfq_parse(const char *page, unsigned int min, unsigned int max,
-		     unsigned int *v)
-{
-	if (kstrtouint(page, 10, v) || *v < min || *v > max)
-		return -EINVAL;
-	return 0;
-}
-
 #define STORE_FUNCTION(name, __VAR, MIN, MAX, __CONV)			\
 static ssize_t cfq_##name##_store(struct elevator_queue *e,		\
 				  const char *page, size_t count)	\
 {									\
 	struct cfq_data *cfqd = e->elevator_data;			\
 	unsigned int v;							\
-	int ret = cfq_parse(page, MIN, MAX, &v);			\
+	int ret = elv_parse_tunable(page, MIN, MAX, &v);		\
 									\
 	if (ret)							\
 		return ret;						\
