@@ -234,10 +234,12 @@ bench_small_writeback()
 	echo $((64 << 20)) >/proc/sys/vm/dirty_bytes
 }
 
-# bench_reader_writer DEV SECS READER_OFFSET WRITER_OFFSET SIZE [NREADERS]: a
-# streaming buffered reader (64 KiB reads; NREADERS of them, default 1,
-# SIZE bytes apart from READER_OFFSET on, started 1 s apart) against a
-# streaming buffered writer (1 MiB writes) for SECS seconds.  Prints JSON
+# bench_reader_writer DEV SECS READER_OFFSET WRITER_OFFSET SIZE [NREADERS
+# [NWRITERS]]: a streaming buffered reader (64 KiB reads; NREADERS of them,
+# default 1, SIZE bytes apart from READER_OFFSET on, started 1 s apart)
+# against a streaming buffered writer (1 MiB writes; NWRITERS of them,
+# default 1, each writing its own SIZE / NWRITERS bytes from WRITER_OFFSET
+# on, all started together) for SECS seconds.  Prints JSON
 # metric fields: reader_MBps (what the readers got, summed), reader_p99_ms
 # (the 99th percentile of their read latency, fio_read_p99), and
 # disk_read_MBps, disk_write_MBps and total_MBps (what reached the disk,
@@ -250,17 +252,21 @@ bench_small_writeback()
 # bench_seq_readers).
 bench_reader_writer()
 {
-	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 n=${6:-1}
-	local r0 w0 r1 w1 rd t0 t1 pid i jobs=()
+	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 n=${6:-1} nw=${7:-1}
+	local r0 w0 r1 w1 rd t0 t1 pid i wsize jobs=()
 
 	for ((i = 0; i < n; i++)); do
 		jobs+=(--name=reader --rw=read --bs=64k --ioengine=psync
 		       --offset=$((roff + i * size)) --size="$size")
 		[ "$n" = 1 ] || jobs+=(--startdelay=$i --ramp_time=$((n - 1 - i)))
 	done
-	jobs+=(--name=writer --rw=write --bs=1M --ioengine=psync
-	       --offset="$woff" --size="$size")
-	[ "$n" = 1 ] || jobs+=(--ramp_time=$((n - 1)))
+	# whole MiB each, so that no writer's 1 MiB writes overlap the next's
+	wsize=$((size / nw >> 20 << 20))
+	for ((i = 0; i < nw; i++)); do
+		jobs+=(--name=writer --rw=write --bs=1M --ioengine=psync
+		       --offset=$((woff + i * wsize)) --size="$wsize")
+		[ "$n" = 1 ] || jobs+=(--ramp_time=$((n - 1)))
+	done
 	bench_drop_caches "$dev"
 	# --invalidate=0: the cache is dropped just above.  fio's own
 	# invalidation of a job's file (BLKFLSBUF) waits in sync_blockdev()

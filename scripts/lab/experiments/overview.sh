@@ -2,6 +2,9 @@
 # overview: every available elevator on one simhba sata-7200 disk.
 #  - a streaming reader against a streaming buffered writer (deceptive
 #    idleness: what the reader gets while writeback runs);
+#  - the same reader against four buffered writers, each streaming its own
+#    quarter of the writer's region (a backup and a few copies at once):
+#    metrics with "_4w" in their names;
 #  - two synchronous (O_DIRECT) sequential readers of distant regions,
 #    started 1 s apart.
 # Each elevator's row records writeback throttling's latency target
@@ -19,7 +22,7 @@ for s in anticipatory cfq; do
 done
 size=$(($(cat /sys/block/"$dev"/size) * 512))
 region=$((size / 4))
-bench_plan $(($(echo $scheds | wc -w) * BENCH_RUNS * 2))
+bench_plan $(($(echo $scheds | wc -w) * BENCH_RUNS * 3))
 
 bench_small_writeback
 
@@ -38,6 +41,17 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 		# where the elevator turns it off; null without wbt
 		wbt=$(cat /sys/block/"$dev"/queue/wbt_lat_usec 2>/dev/null || echo null)
 		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" "{$m, \"wbt_lat_usec\": $wbt}"
+
+		bench_step "elevator=$s run $run: reader + 4 buffered writers (${secs} s)"
+		if ! m=$(bench_within $((3 * secs + 60)) bench_reader_writer \
+				"$dev" "$secs" 0 $((2 * region)) $region 1 4); then
+			bench_stalled "$dev" "$s" $((3 * secs + 60)) \
+				"reader + 4 buffered writers"
+			break 2
+		fi
+		# reader_MBps -> reader_4w_MBps, reader_p99_ms -> reader_p99_4w_ms
+		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" \
+			"{$(sed -E 's/"([a-z0-9_]+)_(MBps|ms)"/"\1_4w_\2"/g' <<<"$m")}"
 
 		bench_step "elevator=$s run $run: 2 sequential readers (${secs} s)"
 		bench_drop_caches "$dev"
