@@ -422,6 +422,41 @@ static void other_commands(struct kunit *test)
 	expect_sense(test, f, run(f, NULL, cdb), ILLEGAL_REQUEST, 0x25);
 }
 
+/* Zeros written where nothing is stored take no page; data then does. */
+static void store_zeros(struct kunit *test)
+{
+	struct simhba_lun *lun = kunit_kzalloc(test, sizeof(*lun), GFP_KERNEL);
+	u8 *buf = kunit_kzalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
+	int err = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, lun);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	xa_init(&lun->store);
+
+	/* two pages of zeros, one of them partly: nothing stored */
+	simhba_store_copy(lun, 512, buf, 2 * PAGE_SIZE - 512, true, &err);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&lun->store));
+
+	/* one byte of data in the second page: that page only */
+	buf[PAGE_SIZE + 7] = 0xa5;
+	simhba_store_copy(lun, 0, buf, 2 * PAGE_SIZE, true, &err);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_NULL(test, xa_load(&lun->store, 0));
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&lun->store, 1));
+
+	/* zeros over stored data overwrite it: it reads back as zeros */
+	memset(buf, 0, 2 * PAGE_SIZE);
+	simhba_store_copy(lun, PAGE_SIZE, buf, PAGE_SIZE, true, &err);
+	buf[7] = 0xff;
+	simhba_store_copy(lun, PAGE_SIZE, buf, PAGE_SIZE, false, &err);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, buf[7], 0);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(buf, 0, PAGE_SIZE), NULL);
+
+	simhba_store_free(lun);
+}
+
 static struct kunit_case simhba_scsi_cases[] = {
 	KUNIT_CASE(inquiry_standard),
 	KUNIT_CASE(inquiry_vpd),
@@ -432,6 +467,7 @@ static struct kunit_case simhba_scsi_cases[] = {
 	KUNIT_CASE(read_write),
 	KUNIT_CASE(synchronize_cache),
 	KUNIT_CASE(other_commands),
+	KUNIT_CASE(store_zeros),
 	{}
 };
 

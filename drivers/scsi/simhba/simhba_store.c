@@ -7,7 +7,9 @@
 #include <linux/atomic.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
+#include <linux/string.h>
 #include <linux/xarray.h>
+#include <kunit/visibility.h>
 
 #include "simhba.h"
 
@@ -16,7 +18,8 @@ static atomic_long_t simhba_store_pages = ATOMIC_LONG_INIT(0);
 /* ---- data store ------------------------------------------------------------- */
 
 /*
- * Copy between @buf and the LUN's store.  *@err: -ENOSPC when the store
+ * Copy between @buf and the LUN's store; zeros written where nothing is
+ * stored are not stored.  *@err: -ENOSPC when the store
  * reached simhba_store_mb (a lasting condition), -ENOMEM when a page could not be
  * had without sleeping (a passing one).
  */
@@ -34,7 +37,12 @@ void simhba_store_copy(struct simhba_lun *lun, u64 pos, void *buf, size_t len,
 				memcpy_from_page(buf, page, off, n);
 			else
 				memset(buf, 0, n);
-		} else if (!simhba_nostore) {
+		} else if (!simhba_nostore && (page || memchr_inv(buf, 0, n))) {
+			/*
+			 * Zeros need no page: a page never written reads as
+			 * zeros already, so a file written full of zeros (a
+			 * load's file, a disk image) takes no store.
+			 */
 			if (!page) {
 				struct page *old;
 
@@ -72,6 +80,7 @@ void simhba_store_copy(struct simhba_lun *lun, u64 pos, void *buf, size_t len,
 		len -= n;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(simhba_store_copy);
 
 void simhba_store_free(struct simhba_lun *lun)
 {
@@ -84,3 +93,4 @@ void simhba_store_free(struct simhba_lun *lun)
 	}
 	xa_destroy(&lun->store);
 }
+EXPORT_SYMBOL_IF_KUNIT(simhba_store_free);
