@@ -246,6 +246,20 @@ def bars_per_category(fig, p, doc, key, labels, metrics, scale=1.0):
                 '%s, %s' % (title, v))
 
 
+def bars_by(fig, p, doc, xkey, xs, skey, ss, metric, what, scale=1.0):
+    """Grouped bars: a category per value of config xkey (xs), in it a
+    bar per value of config skey (ss), each the metric of the row with
+    both; what names a missing one ('us per read': "us per read, N=16,
+    cfq")."""
+    for j, v in enumerate(ss):
+        s = p.new(str(v))
+        for i, x in enumerate(xs):
+            put(fig, s, slot_x(i, j, len(ss), p.width),
+                stat(first(rows_with(doc, **{xkey: x, skey: v})), metric,
+                     scale),
+                '%s, %s=%s, %s' % (what, xkey, x, v))
+
+
 def fig_overview(doc, run_id, peers=None):
     fig = Figure('overview', 'overview: every elevator on a sata-7200 disk',
                  several_runs(doc))
@@ -430,12 +444,8 @@ def scale_panels(fig, doc):
     p = fig.panel('scale cost: null_blk 4 KiB reads, N processes',
                   'us per read (icount)', 'N (processes)', cats(ns),
                   width=0.5)
-    for j, e in enumerate(elev):
-        s = p.new(e)
-        for i, n in enumerate(ns):
-            put(fig, s, slot_x(i, j, len(elev), p.width),
-                stat(first(rows_with(cd, N=n, elevator=e)), 'us_per_io'),
-                'us per read, %s, N=%d' % (e, n))
+    bars_by(fig, p, cd, 'N', ns, 'elevator', elev, 'us_per_io',
+            'us per read')
     if not ns:
         fig.missing.append('scale cost (not run)')
 
@@ -719,12 +729,51 @@ def fig_mq_scaling(doc, run_id, peers=None):
     return fig
 
 
+def fig_startup(doc, run_id, peers=None):
+    fig = Figure('startup', 'startup: an application\'s cold start on a '
+                 'busy disk, per elevator and background load',
+                 several_runs(doc))
+    elev = values_of(doc, 'elevator')
+    loads = values_of(doc, 'load')
+    busy = [x for x in loads if x != 'idle']
+    p = fig.panel('cold start-up time (mean of the starts)', 'seconds',
+                  'elevator', cats(elev), width=0.8, logy=True)
+    over, cap = [], None
+    for j, ld in enumerate(loads):
+        s = p.new(ld)
+        for i, e in enumerate(elev):
+            r = first(rows_with(doc, elevator=e, load=ld))
+            st = stat(r, 'over_cap')
+            if st and st[2] > 0:
+                # never drawn as a number it did not reach
+                over.append('%s with %s' % (e, ld))
+                cap = stat(r, 'cap_s')[0] if stat(r, 'cap_s') else cap
+                continue
+            put(fig, s, slot_x(i, j, len(loads), p.width),
+                stat(r, 'start_mean_s'), 'start-up, %s with %s' % (e, ld))
+    if cap:
+        p.hlines.append((cap, 'the cap (%g s)' % cap))
+    if over:
+        fig.caption.append('over the cap (%g s), not drawn: %s'
+                           % (cap or 0, '; '.join(over)))
+    p = fig.panel('the load during the starts', 'MB/s (10^6 B/s)',
+                  'elevator', cats(elev), width=0.8)
+    bars_by(fig, p, doc, 'elevator', elev, 'load', busy, 'bg_MBps',
+            'load MB/s')
+    p = fig.panel('a reader of 1 MiB every 40 ms: reads later than 40 ms',
+                  'reads', 'elevator', cats(elev), width=0.8)
+    bars_by(fig, p, doc, 'elevator', elev, 'load', loads, 'rt_misses',
+            '40 ms misses')
+    return fig
+
+
 FIGURES = {
     'overview': fig_overview,
     'anticipatory': fig_anticipatory,
     'ioc-random': fig_ioc_random,
     'cfq': fig_cfq,
     'mq-scaling': fig_mq_scaling,
+    'startup': fig_startup,
     'bs-sweep': fig_bs_sweep,
     'sg-segments': fig_sg_segments,
     'raid0-dd': fig_raid0_dd,

@@ -609,6 +609,79 @@ def fio_job_p99(text, job, unit):
     return float('%.6g' % (v / {'ms': 1e6, 'us': 1e3}[unit]))
 
 
+def startup_stats(text, cap, app):
+    """The starts of the startup experiment (tests/common/startup's
+    startup_run lines: "ok SECONDS SECTORS" or "over SECONDS SECTORS") ->
+    its metrics.  A start over the cap is never a number it did not
+    reach: start_mean_s and start_max_s are None when any start is over
+    it, start_p90_s when the 90th percentile (nearest rank) is.
+    app is what the application reads on the idle disk, in bytes, or '-'
+    for the idle disk itself: then app_MB is the mean of what the disk
+    moved per start (10^6 B) and there is no load.  With a load, bg_MBps
+    is the mean over the starts of what the disk moved during one, less
+    app (never below 0), per second (a start over the cap read less than
+    app: the load's figure is then low by at most app over the cap's
+    seconds); None when
+    a line has no SECTORS.  ValueError when there is no start or a line
+    is malformed."""
+    cap = float(cap)
+    times, moved = [], []
+    for line in text.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        if len(f) != 3 or f[0] not in ('ok', 'over'):
+            raise ValueError('not a start: %r' % line)
+        secs = float(f[1])
+        times.append(secs if f[0] == 'ok' else None)
+        moved.append(None if f[2] == '-' else (int(f[2]) * 512, secs))
+    if not times:
+        raise ValueError('no start')
+    over = sum(1 for t in times if t is None)
+    done = sorted(t for t in times if t is not None)
+    # over the cap sorts last
+    ranked = done + [None] * over
+    p90 = ranked[max(1, -(-len(ranked) * 9 // 10)) - 1]
+    known = None not in moved
+
+    def r(v, n=4):
+        return None if v is None else round(v, n)
+    out = {'starts': len(times), 'over_cap': over, 'cap_s': cap,
+           'start_mean_s': r(sum(done) / len(done)) if not over else None,
+           'start_p90_s': r(p90),
+           'start_max_s': r(done[-1]) if not over else None}
+    if app == '-':
+        out['app_MB'] = r(sum(b for b, _ in moved) / len(moved) / 1e6, 3) \
+            if known else None
+    else:
+        bg = [(b - min(b, int(app))) / t / 1e6 for b, t in moved
+              if t > 0] if known else []
+        out['bg_MBps'] = r(sum(bg) / len(bg), 3) if bg else None
+    return out
+
+
+def fio_misses(text, job, ms):
+    """A periodic reader's deadlines (fio --output-format=json+): the
+    reads of the jobs named job, and those whose completion latency (clat)
+    was over ms milliseconds, the period between two reads: each of those
+    was late.  rt_p99_ms is their 99th percentile.  ValueError when they
+    read nothing."""
+    limit = float(ms) * 1e6
+    bins = {}
+    for j in fio_jobs(text):
+        if j.get('jobname') != job:
+            continue
+        for v, n in (j.get('read', {}).get('clat_ns', {}).get('bins')
+                     or {}).items():
+            bins[int(v)] = bins.get(int(v), 0) + n
+    if not bins:
+        raise ValueError('job %s read nothing' % job)
+    p99 = percentile(bins, 99)
+    return {'rt_reads': sum(bins.values()),
+            'rt_misses': sum(n for v, n in bins.items() if v > limit),
+            'rt_p99_ms': float('%.6g' % (p99 / 1e6))}
+
+
 def pgbench_script_tps(text, script):
     """The tps pgbench measured for one of its scripts, or None."""
     return parse_pgbench(text)['script_tps'].get(script)
@@ -671,6 +744,8 @@ PARSERS = {
     'fio-job-p99': (('JOB', 'ms|us'), fio_job_p99),
     'fio-iops': ((), fio_iops),
     'fio-mbps': (('JOB', 'read|write'), fio_mbps),
+    'fio-misses': (('JOB', 'MS'), fio_misses),
+    'startup': (('CAP', 'APP_BYTES|-'), startup_stats),
 }
 
 

@@ -136,7 +136,8 @@ class RegistryTest(unittest.TestCase):
                           out.stdout.splitlines()],
                          ['overview', 'simhba-calibration', 'raid0-dd',
                           'sg-segments', 'bs-sweep', 'anticipatory',
-                          'ioc-random', 'cfq', 'mq-scaling', 'dbt2'])
+                          'ioc-random', 'cfq', 'mq-scaling', 'startup',
+                          'dbt2'])
         self.assertIn('\ncfq                  issue 13: cfq: ', out.stdout)
 
     def test_goal_verdicts_are_the_experiments_own(self):

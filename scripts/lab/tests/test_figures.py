@@ -30,7 +30,8 @@ RUN_ID = '20261130-173201'
 
 # experiments newer than RUN: their own smallest-size run
 LATER = {'cfq': os.path.join(FIX, 'run-6646cc3'),
-         'mq-scaling': os.path.join(FIX, 'run-bd4336d')}
+         'mq-scaling': os.path.join(FIX, 'run-bd4336d'),
+         'startup': os.path.join(FIX, 'run-d139576')}
 
 
 def load(name, path=None):

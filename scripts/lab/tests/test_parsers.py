@@ -68,6 +68,67 @@ class FioTest(unittest.TestCase):
         self.assertIsNone(parsers.pgbench_script_tps(text, 'payment.sql'))
 
 
+class StartupTest(unittest.TestCase):
+    """The startup experiment's starts, and a start over the cap, which
+    is never a number it did not reach."""
+
+    def test_starts_within_the_cap(self):
+        text = ''.join('ok %d.0 %d\n' % (t, 200000) for t in range(1, 11))
+        m = parsers.startup_stats(text, '120', '51200000')
+        self.assertEqual((m['starts'], m['over_cap']), (10, 0))
+        self.assertEqual((m['start_mean_s'], m['start_p90_s'],
+                          m['start_max_s']), (5.5, 9.0, 10.0))
+        # 200000 sectors of 512 B, less the application's 51.2 MB: 51.2
+        # MB over each start's seconds, averaged
+        self.assertEqual(m['bg_MBps'], round(sum(
+            51.2 / t for t in range(1, 11)) / 10, 3))
+        self.assertNotIn('app_MB', m)
+
+    def test_over_the_cap(self):
+        text = ''.join('ok %d.0 %d\n' % (t, 200000) for t in range(1, 10))
+        text += 'over 120.01 2400000\n'
+        m = parsers.startup_stats(text, '120', '0')
+        self.assertEqual((m['starts'], m['over_cap'], m['cap_s']),
+                         (10, 1, 120.0))
+        # one start of ten over the cap: the mean and the max are not
+        # known, the 90th percentile (the 9th of 10) is
+        self.assertIsNone(m['start_mean_s'])
+        self.assertIsNone(m['start_max_s'])
+        self.assertEqual(m['start_p90_s'], 9.0)
+        # two of ten: the 9th is over the cap too
+        text += 'over 120.02 2400000\n'
+        m = parsers.startup_stats(text, '120', '0')
+        self.assertIsNone(m['start_p90_s'])
+        self.assertEqual(m['over_cap'], 2)
+
+    def test_idle_disk_measures_the_application(self):
+        m = parsers.startup_stats('ok 2.5 100000\nok 3.5 120000\n', '120',
+                                  '-')
+        self.assertEqual(m['app_MB'], round(110000 * 512 / 1e6, 3))
+        self.assertNotIn('bg_MBps', m)
+
+    def test_load_never_below_zero(self):
+        # a start over the cap read less than the idle disk's figure
+        m = parsers.startup_stats('over 3.0 1000\n', '3', '51200000')
+        self.assertEqual(m['bg_MBps'], 0.0)
+
+    def test_malformed(self):
+        for text in ('', 'ok 1.0\n', 'done 1.0 5\n'):
+            with self.assertRaises(ValueError):
+                parsers.startup_stats(text, '120', '-')
+
+    def test_deadline_misses(self):
+        bins = {'20000000': 20, '40000000': 3, '41000000': 2, '90000000': 1}
+        text = json.dumps({'jobs': [{'jobname': 'rt', 'read': {
+            'clat_ns': {'bins': bins}}}]})
+        m = parsers.fio_misses(text, 'rt', '40')
+        # exactly 40 ms is in time; later is a miss
+        self.assertEqual((m['rt_reads'], m['rt_misses']), (26, 3))
+        self.assertEqual(m['rt_p99_ms'], 90.0)
+        with self.assertRaises(ValueError):
+            parsers.fio_misses(text, 'other', '40')
+
+
 class GuestCallTest(unittest.TestCase):
     """parsers.py KIND [ARG...] FILE..., as bench_parse runs it."""
 

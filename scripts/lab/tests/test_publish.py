@@ -54,7 +54,8 @@ class PublishTest(unittest.TestCase):
         os.makedirs(self.run)
         for f in glob.glob(os.path.join(FIXTURES, 'run-cfe4f0a', '*.json')) + \
                 [os.path.join(FIXTURES, 'run-6646cc3', 'cfq.json'),
-                 os.path.join(FIXTURES, 'run-bd4336d', 'mq-scaling.json')]:
+                 os.path.join(FIXTURES, 'run-bd4336d', 'mq-scaling.json'),
+                 os.path.join(FIXTURES, 'run-d139576', 'startup.json')]:
             shutil.copy(f, self.run)
         for e in bench.EXPERIMENTS:
             with open(os.path.join(self.run, e.name + '.png'), 'wb') as fh:
@@ -428,7 +429,10 @@ class PublishTest(unittest.TestCase):
                          ['issue 4'] * 8 + ['issue 13'] * 15 +
                          # the overview's goals against mq-deadline with wbt,
                          # then against bfq (not measured there: missing)
-                         ['issue 31'] * 4 + ['issue 34'] * 5)
+                         ['issue 31'] * 4 +
+                         # startup's: 4 loads x 4 goals, 5 of the 40 ms
+                         # reader (one per load, idle too)
+                         ['issue 32'] * 21 + ['issue 34'] * 5)
 
     def test_every_figure_follows_the_json(self):
         self.full_size()
