@@ -618,8 +618,8 @@ def startup_stats(text, cap, app):
     app is what the application reads on the idle disk, in bytes, or '-'
     for the idle disk itself: then app_MB is the mean of what the disk
     moved per start (10^6 B) and there is no load.  With a load, bg_MBps
-    is the mean over the starts of what the disk moved during one, less
-    app (never below 0), per second (a start over the cap read less than
+    is what the disk moved during the starts, each less app (never below
+    0), over the starts' seconds together (a start over the cap read less than
     app: the load's figure is then low by at most app over the cap's
     seconds); None when
     a line has no SECTORS.  ValueError when there is no start or a line
@@ -654,9 +654,9 @@ def startup_stats(text, cap, app):
         out['app_MB'] = r(sum(b for b, _ in moved) / len(moved) / 1e6, 3) \
             if known else None
     else:
-        bg = [(b - min(b, int(app))) / t / 1e6 for b, t in moved
-              if t > 0] if known else []
-        out['bg_MBps'] = r(sum(bg) / len(bg), 3) if bg else None
+        secs = sum(t for _, t in moved) if known else 0
+        out['bg_MBps'] = r(sum(b - min(b, int(app)) for b, _ in moved) /
+                           secs / 1e6, 3) if secs > 0 else None
     return out
 
 

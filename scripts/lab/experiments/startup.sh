@@ -93,7 +93,9 @@ for i in 1 2 3 4 5; do
 	dd if=/dev/zero of="$mnt/load/r$i" bs=1M count="$read_mb" 2>/dev/null
 	dd if=/dev/zero of="$mnt/load/w$i" bs=1M count="$write_mb" 2>/dev/null
 done
-dd if=/dev/zero of="$mnt/load/rt" bs=1M count="$read_mb" conv=fsync 2>/dev/null
+dd if=/dev/zero of="$mnt/load/rt" bs=1M count="$read_mb" 2>/dev/null
+# the first idle disk must be idle: nothing of the files left to write
+sync
 
 # the elevators, cfq a second time with low_latency=0 ("cfq low_latency=0")
 variants=()
