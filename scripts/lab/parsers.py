@@ -557,12 +557,10 @@ def percentile(bins, pct):
     return None
 
 
-def fio_read_p99(text):
+def fio_read_bins(text):
     """fio reports (--output-format=json+, as many as there are, one after
-    another) -> {job name: {'reads': N, 'p99_ns': the 99th percentile of
-    the read completion latency}}, over the latency buckets of every job
-    of that name in every report added up.  A job name none of whose jobs
-    read has p99_ns None."""
+    another) -> {job name: {clat ns: reads}}, the read completion latency
+    buckets of every job of that name in every report added up."""
     bins = {}
     for doc in fio_reports(text):
         for job in doc.get('jobs', []):
@@ -570,8 +568,15 @@ def fio_read_p99(text):
             clat = job.get('read', {}).get('clat_ns', {})
             for v, n in (clat.get('bins') or {}).items():
                 b[int(v)] = b.get(int(v), 0) + n
+    return bins
+
+
+def fio_read_p99(text):
+    """fio reports -> {job name: {'reads': N, 'p99_ns': the 99th
+    percentile of the read completion latency}} (fio_read_bins()).  A job
+    name none of whose jobs read has p99_ns None."""
     return {name: {'reads': sum(b.values()), 'p99_ns': percentile(b, 99)}
-            for name, b in bins.items()}
+            for name, b in fio_read_bins(text).items()}
 
 
 def fio_jobs(text):
@@ -667,13 +672,7 @@ def fio_misses(text, job, ms):
     was late.  rt_p99_ms is their 99th percentile.  ValueError when they
     read nothing."""
     limit = float(ms) * 1e6
-    bins = {}
-    for j in fio_jobs(text):
-        if j.get('jobname') != job:
-            continue
-        for v, n in (j.get('read', {}).get('clat_ns', {}).get('bins')
-                     or {}).items():
-            bins[int(v)] = bins.get(int(v), 0) + n
+    bins = fio_read_bins(text).get(job)
     if not bins:
         raise ValueError('job %s read nothing' % job)
     p99 = percentile(bins, 99)
