@@ -1165,9 +1165,12 @@ static struct request *cfq_fix_add_in(struct cfq_fix *f, int proc,
  * two random readers of an array, each alone in its group, do not make
  * the disk wait for either (2.6's collapse on arrays).  The other group's
  * read goes to the disk while the first one's is still there; a rule
- * that counted every busy queue would hold it back.
+ * that counted every busy queue would hold it back.  With @seeky false
+ * the two queues have made no request before (nothing shows them
+ * random): the first keeps the disk for its group until its read
+ * completes, and then idles group_idle for its next.
  */
-static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
+static void cfq_sm_deep_groups(struct kunit *test, bool seeky)
 {
 	struct cfq_fix *f = cfq_fix_new(test);
 	struct cfq_data *cfqd = f->cfqd;
@@ -1192,25 +1195,53 @@ static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q1->wl_type, CFQ_SYNC_NOIDLE_WL);
 	KUNIT_EXPECT_EQ(test, cfqd->busy_queues, 2U);
 	KUNIT_EXPECT_EQ(test, cfqd->grp_st.count, 2U);
+	if (seeky) {
+		/* each has shown 32 far requests */
+		q0->seek_history = ~0U;
+		q1->seek_history = ~0U;
+		q0->seek_samples = 32;
+		q1->seek_samples = 32;
+	}
 
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
 	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q0);
 	/* a's read at the disk, its group has nothing else waiting */
 	rq = cfq_dispatch_request(f->hctx);
-	KUNIT_EXPECT_PTR_EQ(test, rq, b);
-	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
-	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 1UL);
+	if (seeky) {
+		KUNIT_EXPECT_PTR_EQ(test, rq, b);
+		KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
+		KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 1UL);
+	} else {
+		KUNIT_EXPECT_NULL(test, rq);
+		KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q0);
+		KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_EMPTY), 0UL);
+	}
 	cfq_fix_done(f, a);
 	if (rq)
 		cfq_fix_done(f, rq);
-	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(q0));
+	KUNIT_EXPECT_EQ(test, cfqq_wait_request(q0), !seeky);
 	KUNIT_EXPECT_FALSE(test, cfqq_wait_request(q1));
 	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 0UL);
-	KUNIT_EXPECT_EQ(test, cfqd->stat_group_idle_starts, 0UL);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_group_idle_starts, seeky ? 0UL : 1UL);
 	cfq_fix_drain(f);
+}
+
+static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
+{
+	cfq_sm_deep_groups(test, true);
+}
+
+static void cfq_sm_deep_new_group(struct kunit *test)
+{
+	cfq_sm_deep_groups(test, false);
 }
 #else
 static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_deep_new_group(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
 }
@@ -1720,6 +1751,42 @@ static void cfq_sm_wait_busy_keeps_group(struct kunit *test)
 }
 #endif
 
+/*
+ * A queue whose turn ends with a read still at the device pays for the
+ * time until that read completes: its group's service grows when it does,
+ * not only at the end of the turn.
+ */
+static void cfq_sm_tail_charged(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_group *root = cfqd->root_group;
+	struct request *a, *a1, *b;
+	struct cfq_queue *q0;
+	u64 served;
+
+	a = cfq_fix_add(f, 0, 1000);
+	a1 = cfq_fix_add(f, 0, 1008);
+	q0 = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, q0);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
+	cfq_fix_done(f, a);
+	/* the slice is over, a1 at the device, another queue waits */
+	b = cfq_fix_add(f, 1, FAR);
+	q0->slice_end = q0->slice_start;
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE), 1UL);
+	KUNIT_EXPECT_NE(test, q0->charged_until, 0ULL);
+	served = root->served_ns;
+
+	cfq_fix_done(f, a1);
+	KUNIT_EXPECT_GT(test, root->served_ns, served);
+	KUNIT_EXPECT_EQ(test, q0->charged_until, 0ULL);
+	cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -1759,6 +1826,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_noidle_end_tree_sampled),
 	KUNIT_CASE(cfq_sm_sync_write_noidle),
 	KUNIT_CASE(cfq_sm_deep_noidle_end_groups),
+	KUNIT_CASE(cfq_sm_deep_new_group),
 	KUNIT_CASE(cfq_sm_stale_idle_timer),
 	KUNIT_CASE(cfq_test_slices_at_maxima),
 	KUNIT_CASE(cfq_sm_per_rq_prio),
@@ -1766,6 +1834,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_requeue_prepared),
 	KUNIT_CASE(cfq_sm_requeue_reinserted),
 	KUNIT_CASE(cfq_sm_wait_busy_keeps_group),
+	KUNIT_CASE(cfq_sm_tail_charged),
 	{}
 };
 

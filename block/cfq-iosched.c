@@ -1045,10 +1045,12 @@ static void cfq_slice_expired_at(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		cfqq->slice_resid = cfqq->slice_end - now;
 	cfqq_clear_wait_busy(cfqq);
 
-	if (cfqq->dispatch_start)
+	if (cfqq->dispatch_start) {
 		cfq_group_served(cfqd, cfqq->cfqg,
 				 cfq_slice_charge(cfqq->dispatch_start,
 						  cfqq->slice_start, now));
+		cfqq->charged_until = cfqq->dispatched ? now : 0;
+	}
 
 	if (cfqq == cfqd->active_queue)
 		cfqd->active_queue = NULL;
@@ -1073,6 +1075,7 @@ static void cfq_set_active(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq->slice_start = 0;
 	cfqq->slice_end = 0;
 	cfqq->dispatch_start = 0;
+	cfqq->charged_until = 0;
 	cfqq->slice_dispatch = 0;
 	cfqq_clear_fifo_checked(cfqq);
 	cfqq_clear_wait_busy(cfqq);
@@ -1236,7 +1239,11 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
  * group_idle: @cfqq is the last busy queue of its group and other groups
  * wait.  Hold the disk for the group, unless the queue is seeky on a deep
  * device: there each group's idle slot would leave the array's other
- * members idle (2.6's collapse on striped arrays).
+ * members idle (2.6's collapse on striped arrays).  A queue that has made
+ * one request has shown nothing yet and keeps the disk for its group:
+ * else the other group's stream goes on beside that request, which a
+ * disk reordering by position passes over up to its aging limit, and the
+ * new group gets no share until it completes.
  */
 static bool cfq_should_group_idle(struct cfq_data *cfqd,
 				  struct cfq_queue *cfqq)
@@ -1246,7 +1253,8 @@ static bool cfq_should_group_idle(struct cfq_data *cfqd,
 	    cfqd->grp_st.count < 2 ||
 	    cfqq->cfqg->nr_cfqq != 1)
 		return false;
-	return !(cfq_deep(cfqd) && !cfqq_idle_window(cfqq));
+	return !(cfq_deep(cfqd) && !cfqq_idle_window(cfqq) &&
+		 cfqq->seek_samples);
 }
 
 /*
@@ -1639,6 +1647,22 @@ static bool cfq_rq_left_driver(struct cfq_data *cfqd, struct request *rq)
 }
 
 /* A request of the active queue @cfqq completed at @now. */
+/*
+ * A request of @cfqq completes after the queue's turn ended with it at the
+ * device: the device worked for it meanwhile, before the next queue's
+ * first completion started that queue's slice.  The group pays for that
+ * time too, else a queue that keeps several requests at the device gets
+ * their service past each turn for nothing: the more, the shorter its
+ * turns (a low weight).
+ */
+static void cfq_tail_completed(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			       u64 now)
+{
+	if (now > cfqq->charged_until)
+		cfq_group_served(cfqd, cfqq->cfqg, now - cfqq->charged_until);
+	cfqq->charged_until = cfqq->dispatched ? now : 0;
+}
+
 static void cfq_active_completed(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 				 u64 now)
 {
@@ -1701,6 +1725,8 @@ VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 	}
 	if (cfqq == cfqd->active_queue)
 		cfq_active_completed(cfqd, cfqq, now);
+	else if (cfqq->charged_until)
+		cfq_tail_completed(cfqd, cfqq, now);
 	/*
 	 * blk_mq_finish_request() follows at once: give up the request's
 	 * queue reference now rather than take the lock again there.

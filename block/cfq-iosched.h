@@ -82,6 +82,7 @@ struct cfq_queue {
 	u64			slice_start;
 	u64			slice_end;
 	u64			dispatch_start;
+	u64			charged_until;	/* turn over, requests at the device */
 	unsigned int		slice_dispatch;
 	s64			slice_resid;	/* left over by a preemption */
 

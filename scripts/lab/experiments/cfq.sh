@@ -176,15 +176,6 @@ fi
 		 $(wc -w <<<"$scale_cost") * $(wc -w <<<"$scale_n")))
 bench_plan $((steps * BENCH_RUNS))
 
-# cfq_rbytes CGROUP DEVNUM: the bytes CGROUP has read from device MAJ:MIN
-# DEVNUM (io.stat), 0 before its first read.
-cfq_rbytes()
-{
-	awk -v d="$2" '$1 == d { for (i = 2; i <= NF; i++)
-		if (sub(/^rbytes=/, "", $i)) r = $i }
-		END { print r + 0 }' "$1/io.stat"
-}
-
 # cfq_weights DEV: one row per group of the weights workload.
 cfq_weights()
 {
@@ -194,12 +185,11 @@ cfq_weights()
 	bench_step "weights $weights, one sequential reader each (${long} s)"
 	bench_select "$dev" cfq || return
 	num=$(cat /sys/block/"$dev"/dev)
-	# read the tools before the measured window (see cfq_fair)
+	# read sleep before the measured window (see cfq_fair)
 	sleep 0.1
 	for w in $weights; do
 		mkdir -p $cg/bench-w$w
 		echo "default $w" >$cg/bench-w$w/io.cfq.weight
-		cfq_rbytes $cg/bench-w$w "$num" >/dev/null
 		(
 			echo $BASHPID >$cg/bench-w$w/cgroup.procs
 			exec fio --output-format=json --output="$TEST_TMP/w$w.json" \
@@ -215,18 +205,18 @@ cfq_weights()
 	# closes before any reader ends
 	for ((t = 0; t < 100; t++)); do
 		for w in $weights; do
-			[ "$(cfq_rbytes $cg/bench-w$w "$num")" != 0 ] || break
+			[ "$(_cgroup_rbytes $cg/bench-w$w "$num")" != 0 ] || break
 		done
-		[ "$(cfq_rbytes $cg/bench-w$w "$num")" = 0 ] || break
+		[ "$(_cgroup_rbytes $cg/bench-w$w "$num")" = 0 ] || break
 		sleep 0.1
 	done
 	sleep 1
 	for w in $weights; do
-		from[$w]=$(cfq_rbytes $cg/bench-w$w "$num")
+		from[$w]=$(_cgroup_rbytes $cg/bench-w$w "$num")
 	done
 	sleep "$long"
 	for w in $weights; do
-		to[$w]=$(cfq_rbytes $cg/bench-w$w "$num")
+		to[$w]=$(_cgroup_rbytes $cg/bench-w$w "$num")
 	done
 	for p in "${pids[@]}"; do
 		kill -0 "$p" 2>/dev/null || ok=0
