@@ -1752,38 +1752,52 @@ static void cfq_sm_wait_busy_keeps_group(struct kunit *test)
 #endif
 
 /*
- * A queue whose turn ends with a read still at the device pays for the
- * time until that read completes: its group's service grows when it does,
- * not only at the end of the turn.
+ * A queue whose turn ends with reads still at the device pays for the time
+ * until they complete, in its group's virtual time, but not for time past
+ * the start of the next queue's slice (that is the next queue's).
  */
 static void cfq_sm_tail_charged(struct kunit *test)
 {
 	struct cfq_fix *f = cfq_fix_new(test);
 	struct cfq_data *cfqd = f->cfqd;
 	struct cfq_group *root = cfqd->root_group;
-	struct request *a, *a1, *b;
-	struct cfq_queue *q0;
-	u64 served;
+	struct request *a, *a1, *a2, *b;
+	struct cfq_queue *q0, *q1;
+	u64 vdisktime, served, t1;
 
 	a = cfq_fix_add(f, 0, 1000);
 	a1 = cfq_fix_add(f, 0, 1008);
+	a2 = cfq_fix_add(f, 0, 1016);
 	q0 = cfq_fix_sync_queue(f, 0);
 	KUNIT_ASSERT_NOT_NULL(test, q0);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a2);
 	cfq_fix_done(f, a);
-	/* the slice is over, a1 at the device, another queue waits */
+	/* the slice is over, a1 and a2 at the device, another queue waits */
 	b = cfq_fix_add(f, 1, FAR);
+	q1 = cfq_fix_sync_queue(f, 1);
 	q0->slice_end = q0->slice_start;
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE), 1UL);
 	KUNIT_EXPECT_NE(test, q0->charged_until, 0ULL);
-	served = root->served_ns;
+	vdisktime = root->vdisktime;
 
+	/* a1 completes before q1's first: the time is q0's */
 	cfq_fix_done(f, a1);
-	KUNIT_EXPECT_GT(test, root->served_ns, served);
-	KUNIT_EXPECT_EQ(test, q0->charged_until, 0ULL);
+	KUNIT_EXPECT_GT(test, root->vdisktime, vdisktime);
+	KUNIT_EXPECT_NE(test, q0->charged_until, 0ULL);
+	t1 = cfqd->tail_charged;
+
+	/* b completes: q1's slice starts; a2's time is charged up to it */
 	cfq_fix_done(f, b);
+	KUNIT_ASSERT_FALSE(test, cfqq_slice_new(q1));
+	served = root->served_ns;
+	cfq_fix_done(f, a2);
+	KUNIT_EXPECT_EQ(test, root->served_ns - served, q1->slice_start - t1);
+	KUNIT_EXPECT_EQ(test, cfqd->tail_charged, q1->slice_start);
+	KUNIT_EXPECT_EQ(test, q0->charged_until, 0ULL);
 	cfq_fix_drain(f);
 }
 

@@ -484,8 +484,11 @@ static void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 			     u64 used_ns)
 {
 	cfqg->served_ns += used_ns;
-	if (!cfqg->on_st)
+	/* Off the tree (a tail's charge): cfq_group_queue_add() places it. */
+	if (!cfqg->on_st) {
+		cfqg->vdisktime += cfq_scale_charge(used_ns, cfqg->weight);
 		return;
+	}
 	cfq_group_st_del(cfqd, cfqg);
 	cfqg->vdisktime += cfq_scale_charge(used_ns, cfqg->weight);
 	/* A weight written meanwhile takes effect here. */
@@ -1243,7 +1246,10 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
  * one request has shown nothing yet and keeps the disk for its group:
  * else the other group's stream goes on beside that request, which a
  * disk reordering by position passes over up to its aging limit, and the
- * new group gets no share until it completes.
+ * new group gets no share until it completes.  That costs each new
+ * single-queue group its first request's latency plus group_idle once, as
+ * group idling cost every group in 4.x; slice_idle=0 turns it off with
+ * the rest of group idling on a deep device.
  */
 static bool cfq_should_group_idle(struct cfq_data *cfqd,
 				  struct cfq_queue *cfqq)
@@ -1254,7 +1260,7 @@ static bool cfq_should_group_idle(struct cfq_data *cfqd,
 	    cfqq->cfqg->nr_cfqq != 1)
 		return false;
 	return !(cfq_deep(cfqd) && !cfqq_idle_window(cfqq) &&
-		 cfqq->seek_samples);
+		 (cfqq->seek_samples || !READ_ONCE(cfqd->slice_idle)));
 }
 
 /*
@@ -1646,23 +1652,32 @@ static bool cfq_rq_left_driver(struct cfq_data *cfqd, struct request *rq)
 	return true;
 }
 
-/* A request of the active queue @cfqq completed at @now. */
 /*
- * A request of @cfqq completes after the queue's turn ended with it at the
- * device: the device worked for it meanwhile, before the next queue's
- * first completion started that queue's slice.  The group pays for that
- * time too, else a queue that keeps several requests at the device gets
- * their service past each turn for nothing: the more, the shorter its
- * turns (a low weight).
+ * A request of @cfqq completes at @now after the queue's turn ended with it
+ * at the device: the device worked for it meanwhile.  The group pays for
+ * that time too, else a queue that keeps several requests at the device
+ * gets their service past each turn for nothing: the more, the shorter its
+ * turns (a low weight).  Only time no one else is charged for: up to the
+ * start of the active queue's slice (its first completion), and not twice
+ * when several queues' tails overlap (cfqd->tail_charged).
  */
 static void cfq_tail_completed(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			       u64 now)
 {
-	if (now > cfqq->charged_until)
-		cfq_group_served(cfqd, cfqq->cfqg, now - cfqq->charged_until);
-	cfqq->charged_until = cfqq->dispatched ? now : 0;
+	struct cfq_queue *active = cfqd->active_queue;
+	u64 from = max(cfqq->charged_until, cfqd->tail_charged);
+	u64 end = now;
+
+	if (active && !cfqq_slice_new(active) && active->slice_start < end)
+		end = active->slice_start;
+	if (end > from) {
+		cfq_group_served(cfqd, cfqq->cfqg, end - from);
+		cfqd->tail_charged = end;
+	}
+	cfqq->charged_until = cfqq->dispatched && end == now ? now : 0;
 }
 
+/* A request of the active queue @cfqq completed at @now. */
 static void cfq_active_completed(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 				 u64 now)
 {
@@ -1751,8 +1766,9 @@ VISIBLE_IF_KUNIT void cfq_requeue_request(struct request *rq)
 
 	spin_lock_irqsave(&cfqd->lock, flags);
 	cfqd->stat_requeues++;
-	if (!(rq->rq_flags & RQF_DONTPREP))
-		cfq_rq_left_driver(cfqd, rq);
+	if (!(rq->rq_flags & RQF_DONTPREP) && cfq_rq_left_driver(cfqd, rq) &&
+	    !rq_cfqq(rq)->dispatched)
+		rq_cfqq(rq)->charged_until = 0;	/* no tail at the device */
 	cfqd->rerun = true;
 	cfq_unlock(cfqd, flags);
 }

@@ -219,6 +219,7 @@ struct cfq_data {
 	bool			held;	/* work queued that dispatch refused */
 	bool			rerun;	/* a hold may have ended: see cfq_unlock */
 	u64			last_delayed_sync;
+	u64			tail_charged;	/* end of the last tail charged */
 	sector_t		last_pos;
 
 	/* hardware queue depth detection */

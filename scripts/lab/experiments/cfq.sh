@@ -185,7 +185,8 @@ cfq_weights()
 	bench_step "weights $weights, one sequential reader each (${long} s)"
 	bench_select "$dev" cfq || return
 	num=$(cat /sys/block/"$dev"/dev)
-	# read sleep before the measured window (see cfq_fair)
+	# run sleep once before the measured window: the first run reads it
+	# over 9p, which moves the guest's clock (see cfq_fair)
 	sleep 0.1
 	for w in $weights; do
 		mkdir -p $cg/bench-w$w
