@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/blk-mq.h>
+#include <linux/delay.h>
 #include <linux/ioprio.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -1801,6 +1802,71 @@ static void cfq_sm_tail_charged(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+#ifdef CONFIG_CFQ_GROUP_IOSCHED
+/*
+ * The tail of a group's only queue, without idling (slice_idle and
+ * group_idle 0): the group left the tree when the turn ended, and the
+ * tail's time still reaches its virtual time.  The read completes only
+ * after the next turn ended: the time of that turn is not charged again.
+ */
+static void cfq_sm_tail_off_tree(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct request *a, *a1, *b, *c, *d;
+	struct cfq_queue *q0, *q1;
+	struct blkcg_gq *blkg;
+	struct cfq_group *g;
+	u64 vdisktime, served, from;
+
+	cfqd->slice_idle = 0;
+	cfqd->group_idle = 0;
+	blkg = cfq_fix_blkg(f, &g);
+	a = cfq_fix_add_in(f, 0, 1000, blkg);
+	a1 = cfq_fix_add_in(f, 0, 1008, blkg);
+	q0 = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, q0);
+	KUNIT_ASSERT_PTR_EQ(test, q0->cfqg, g);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
+	cfq_fix_done(f, a);
+	b = cfq_fix_add(f, 1, FAR);
+	q1 = cfq_fix_sync_queue(f, 1);
+	q0->slice_end = q0->slice_start;
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
+	KUNIT_EXPECT_FALSE(test, g->on_st);
+	vdisktime = g->vdisktime;
+	served = g->served_ns;
+
+	/* q1's turn, 2 ms at least, ends when a third queue has work */
+	c = cfq_fix_add(f, 1, FAR + 8);
+	cfq_fix_done(f, b);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), c);
+	usleep_range(2000, 3000);
+	cfq_fix_done(f, c);
+	q1->slice_end = q1->slice_start;
+	d = cfq_fix_add(f, 2, 2 * FAR);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), d);
+	KUNIT_EXPECT_NE(test, cfqd->active_queue, q1);
+	from = cfqd->tail_charged;
+
+	cfq_fix_done(f, a1);
+	KUNIT_EXPECT_GT(test, g->vdisktime, vdisktime);
+	KUNIT_EXPECT_GT(test, g->served_ns, served);
+	/* from the end of q1's turn on, not from q0's */
+	KUNIT_EXPECT_LE(test, g->served_ns - served, ktime_get_ns() - from);
+	KUNIT_EXPECT_EQ(test, q0->charged_until, 0ULL);
+	cfq_fix_done(f, d);
+	cfq_fix_drain(f);
+}
+#else
+static void cfq_sm_tail_off_tree(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+#endif
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -1849,6 +1915,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_requeue_reinserted),
 	KUNIT_CASE(cfq_sm_wait_busy_keeps_group),
 	KUNIT_CASE(cfq_sm_tail_charged),
+	KUNIT_CASE(cfq_sm_tail_off_tree),
 	{}
 };
 

@@ -486,7 +486,8 @@ static void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 	cfqg->served_ns += used_ns;
 	/* Off the tree (a tail's charge): cfq_group_queue_add() places it. */
 	if (!cfqg->on_st) {
-		cfqg->vdisktime += cfq_scale_charge(used_ns, cfqg->weight);
+		cfqg->vdisktime += cfq_scale_charge(used_ns,
+						    cfq_group_weight(cfqg));
 		return;
 	}
 	cfq_group_st_del(cfqd, cfqg);
@@ -1049,9 +1050,15 @@ static void cfq_slice_expired_at(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq_clear_wait_busy(cfqq);
 
 	if (cfqq->dispatch_start) {
-		cfq_group_served(cfqd, cfqq->cfqg,
-				 cfq_slice_charge(cfqq->dispatch_start,
-						  cfqq->slice_start, now));
+		u64 charge = cfq_slice_charge(cfqq->dispatch_start,
+					      cfqq->slice_start, now);
+
+		/* Not the time another queue's tail was charged for. */
+		if (cfqd->tail_charged > now - charge)
+			charge = max_t(u64, now - min(cfqd->tail_charged, now),
+				       CFQ_MIN_CHARGE_NS);
+		cfq_group_served(cfqd, cfqq->cfqg, charge);
+		cfqd->tail_charged = max(cfqd->tail_charged, now);
 		cfqq->charged_until = cfqq->dispatched ? now : 0;
 	}
 
@@ -1658,8 +1665,10 @@ static bool cfq_rq_left_driver(struct cfq_data *cfqd, struct request *rq)
  * that time too, else a queue that keeps several requests at the device
  * gets their service past each turn for nothing: the more, the shorter its
  * turns (a low weight).  Only time no one else is charged for: up to the
- * start of the active queue's slice (its first completion), and not twice
- * when several queues' tails overlap (cfqd->tail_charged).
+ * start of the active queue's slice (its first completion), and from
+ * cfqd->tail_charged, the end of the time charged so far, tails and turns
+ * alike (a turn's charge starts no earlier either).  A read the device
+ * passed over for longer than the next turn is charged less than it took.
  */
 static void cfq_tail_completed(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			       u64 now)
@@ -1793,8 +1802,11 @@ VISIBLE_IF_KUNIT void cfq_finish_request(struct request *rq)
 
 		spin_lock_irqsave(&cfqd->lock, flags);
 		/* Not completed through the scheduler (e.g. a failed dispatch). */
-		if (cfq_rq_left_driver(cfqd, rq))
+		if (cfq_rq_left_driver(cfqd, rq)) {
 			cfqd->rerun = true;
+			if (!cfqq->dispatched)
+				cfqq->charged_until = 0;
+		}
 		WARN_ON_ONCE(cfq_rq_flags(rq) & CFQ_RQ_QUEUED);
 		rq->elv.priv[0] = NULL;
 		cfq_put_queue(cfqq);
