@@ -1753,6 +1753,24 @@ static void cfq_sm_wait_busy_keeps_group(struct kunit *test)
 #endif
 
 /*
+ * The slice of the active queue @q0 is over: a read of process 1 (in the
+ * root group) arrives, ends it and goes to the device, its queue (*@q1)
+ * now active.
+ */
+static struct request *cfq_fix_next_turn(struct cfq_fix *f,
+					 struct cfq_queue *q0,
+					 struct cfq_queue **q1)
+{
+	struct request *b = cfq_fix_add(f, 1, FAR);
+
+	*q1 = cfq_fix_sync_queue(f, 1);
+	q0->slice_end = q0->slice_start;
+	KUNIT_ASSERT_PTR_EQ(f->test, cfq_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_PTR_EQ(f->test, f->cfqd->active_queue, *q1);
+	return b;
+}
+
+/*
  * A queue whose turn ends with reads still at the device pays for the time
  * until they complete, in its group's virtual time, but not for time past
  * the start of the next queue's slice (that is the next queue's).
@@ -1775,12 +1793,8 @@ static void cfq_sm_tail_charged(struct kunit *test)
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a2);
 	cfq_fix_done(f, a);
-	/* the slice is over, a1 and a2 at the device, another queue waits */
-	b = cfq_fix_add(f, 1, FAR);
-	q1 = cfq_fix_sync_queue(f, 1);
-	q0->slice_end = q0->slice_start;
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
-	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
+	/* the slice is over, a1 and a2 at the device */
+	b = cfq_fix_next_turn(f, q0, &q1);
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE), 1UL);
 	KUNIT_EXPECT_NE(test, q0->charged_until, 0ULL);
 	vdisktime = root->vdisktime;
@@ -1830,11 +1844,7 @@ static void cfq_sm_tail_off_tree(struct kunit *test)
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
 	cfq_fix_done(f, a);
-	b = cfq_fix_add(f, 1, FAR);
-	q1 = cfq_fix_sync_queue(f, 1);
-	q0->slice_end = q0->slice_start;
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
-	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
+	b = cfq_fix_next_turn(f, q0, &q1);
 	KUNIT_EXPECT_FALSE(test, g->on_st);
 	vdisktime = g->vdisktime;
 	served = g->served_ns;
