@@ -3,11 +3,11 @@
  * CFQ's block cgroup policy: one cfq_group per cgroup and device, weighted
  * by io.cfq.weight ("default W" or "MAJ:MIN W", 1..1000, default 100).
  *
- * Groups are scheduled flat, as in 2.6.33's first block I/O controller:
- * every cgroup of the hierarchy is a group of its own, served by virtual
- * disk time with its own weight; a parent's weight does not cover its
- * children.  A group whose cgroup is removed keeps its busy queues until
- * they drain; new requests of that cgroup go to the root group.
+ * Groups are scheduled hierarchically: a cgroup's weight divides its
+ * parent's part of the disk among the parent's own processes and its
+ * active children (cfq_group_hweight()).  A group whose cgroup is removed
+ * keeps its busy queues until they drain; new requests of that cgroup go
+ * to the root group.
  */
 #include <linux/blkdev.h>
 #include <linux/cgroup.h>
@@ -73,12 +73,23 @@ static struct blkg_policy_data *cfq_pd_alloc(struct gendisk *disk,
 	return &cfqg->pd;
 }
 
+/* The group of @blkg's nearest ancestor that has one, or NULL. */
+static struct cfq_group *cfq_parent_group(struct blkcg_gq *blkg)
+{
+	struct cfq_group *parent = NULL;
+
+	for (blkg = blkg->parent; blkg && !parent; blkg = blkg->parent)
+		parent = blkg_to_cfqg(blkg);
+	return parent;
+}
+
 static void cfq_pd_init(struct blkg_policy_data *pd)
 {
 	struct blkcg_gq *blkg = pd_to_blkg(pd);
 	struct cfq_group_data *cgd = blkcg_to_cfqgd(blkg->blkcg);
 
 	cfq_init_group(pd_to_cfqg(pd), blkg->q->elevator->elevator_data,
+		       cfq_parent_group(blkg),
 		       cgd ? cgd->weight : CFQ_WEIGHT_DEFAULT);
 }
 

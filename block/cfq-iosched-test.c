@@ -102,14 +102,19 @@ static void cfq_test_workload_slice(struct kunit *test)
 }
 
 /* Equal service per weight unit: vdisktime is time / weight. */
+#define HW(w)	((w) << CFQ_HW_SHIFT)
+
 static void cfq_test_scale_charge(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(100), 100), MS(100));
-	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(100), 200), MS(50));
-	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(100), 800), MS(100) / 8);
-	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(1), 1), MS(100));
-	/* A weight of 0 (never accepted) cannot divide by zero. */
-	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(1), 0), MS(100));
+	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(100), HW(100)), MS(100));
+	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(100), HW(200)), MS(50));
+	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(100), HW(800)), MS(100) / 8);
+	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(1), HW(1)), MS(100));
+	/* an eighth of a weight unit */
+	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(1), HW(1) / 8), MS(800));
+	/* A weight of 0 (never computed) cannot divide by zero. */
+	KUNIT_EXPECT_EQ(test, cfq_scale_charge(MS(1), 0),
+			cfq_scale_charge(MS(1), 1));
 }
 
 /*
@@ -130,7 +135,7 @@ static void cfq_test_vtime_shares(struct kunit *test)
 				best = i;
 		got[best] += MS(10);
 		total += MS(10);
-		vt[best] += cfq_scale_charge(MS(10), w[best]);
+		vt[best] += cfq_scale_charge(MS(10), HW(w[best]));
 	}
 	for (i = 0; i < 4; i++) {
 		u64 want = div_u64(total * w[i], 1500);
@@ -189,7 +194,7 @@ static void cfq_test_vtime_seek_shares(struct kunit *test)
 		total += first + slice;
 		vt[g] += cfq_scale_charge(cfq_slice_charge(now, start,
 							   start + slice),
-					  w[g]);
+					  HW(w[g]));
 		now = start + slice;
 	}
 	for (i = 0; i < 4; i++) {
@@ -350,7 +355,7 @@ static void cfq_test_wl_class(struct kunit *test)
 
 /* ---- the state machine, driven with fake requests and io_cqs ---------- */
 
-#define CFQ_NPROC	3
+#define CFQ_NPROC	4
 #define FAR		BIT_ULL(24)
 
 /* A scheduler on a fake queue: what its functions look at, no more. */
@@ -415,7 +420,7 @@ static struct cfq_fix *cfq_fix_new(struct kunit *test)
 	f->hctx->queue = f->q;
 
 	refcount_set(&root->ref, 1);
-	cfq_init_group(root, f->cfqd, CFQ_WEIGHT_DEFAULT);
+	cfq_init_group(root, f->cfqd, NULL, CFQ_WEIGHT_DEFAULT);
 	cfq_init_data(f->cfqd, f->q);
 	cfq_init_root(f->cfqd, root);
 	f->cfqd->idle_timer.function = cfq_fix_timer_fn;
@@ -1123,10 +1128,13 @@ static void cfq_fix_put_group(void *g)
 }
 
 /*
- * A group besides the root, as a cgroup's would be: requests whose bio
- * points at the returned blkg go to it.
+ * A group of weight @weight under @parent, as a cgroup's would be:
+ * requests whose bio points at the returned blkg go to it.
  */
-static struct blkcg_gq *cfq_fix_blkg(struct cfq_fix *f, struct cfq_group **gp)
+static struct blkcg_gq *cfq_fix_blkg_under(struct cfq_fix *f,
+					   struct cfq_group **gp,
+					   struct cfq_group *parent,
+					   unsigned int weight)
 {
 	struct blkcg_gq *blkg = kunit_kzalloc(f->test, sizeof(*blkg),
 					      GFP_KERNEL);
@@ -1137,7 +1145,7 @@ static struct blkcg_gq *cfq_fix_blkg(struct cfq_fix *f, struct cfq_group **gp)
 	g = kzalloc(sizeof(*g), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(f->test, g);
 	refcount_set(&g->ref, 1);
-	cfq_init_group(g, f->cfqd, CFQ_WEIGHT_DEFAULT);
+	cfq_init_group(g, f->cfqd, parent, weight);
 	/* the policy's reference, dropped before the fixture's exit */
 	KUNIT_ASSERT_EQ(f->test, kunit_add_action_or_reset(f->test,
 							   cfq_fix_put_group,
@@ -1145,6 +1153,13 @@ static struct blkcg_gq *cfq_fix_blkg(struct cfq_fix *f, struct cfq_group **gp)
 	blkg->pd[blkcg_policy_cfq.plid] = &g->pd;
 	*gp = g;
 	return blkg;
+}
+
+/* A group of the default weight directly under the root. */
+static struct blkcg_gq *cfq_fix_blkg(struct cfq_fix *f, struct cfq_group **gp)
+{
+	return cfq_fix_blkg_under(f, gp, f->cfqd->root_group,
+				  CFQ_WEIGHT_DEFAULT);
 }
 
 /* A read of process @proc at @pos, in the group of @blkg. */
@@ -1858,7 +1873,7 @@ static void cfq_sm_tail_off_tree(struct kunit *test)
 	q1->slice_end = q1->slice_start;
 	d = cfq_fix_add(f, 2, 2 * FAR);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), d);
-	KUNIT_EXPECT_NE(test, cfqd->active_queue, q1);
+	KUNIT_EXPECT_PTR_NE(test, cfqd->active_queue, q1);
 	from = cfqd->tail_charged;
 
 	cfq_fix_done(f, a1);
@@ -1870,8 +1885,82 @@ static void cfq_sm_tail_off_tree(struct kunit *test)
 	cfq_fix_done(f, d);
 	cfq_fix_drain(f);
 }
+
+/*
+ * Weights divide a parent's part among its children.  A (100) holds A1
+ * (100) and A2 (300); B (200) sits beside A under the root.  With a read
+ * queued in A1, A2 and B, the top level's weight is A's and B's, 300, and
+ * A's 100 of it is split 1:3: hierarchical weights 25, 75 and 200.  A
+ * read of the root's own makes the top 400 and changes no other group's
+ * weight.  A weight written on A counts from the next charge on its path,
+ * and when everything has been served no group counts an active entity.
+ * Parts smaller than a weight unit keep their size: with A2 at 1000 and
+ * A1 at 1, A1's part of A's 100 is 100/1001.
+ */
+static void cfq_sm_hier_weights(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_group *root = cfqd->root_group, *a, *a1, *a2, *b;
+	struct blkcg_gq *ba1, *ba2, *bb;
+
+	cfq_fix_blkg_under(f, &a, root, 100);
+	ba1 = cfq_fix_blkg_under(f, &a1, a, 100);
+	ba2 = cfq_fix_blkg_under(f, &a2, a, 300);
+	bb = cfq_fix_blkg_under(f, &b, root, 200);
+
+	cfq_fix_add_in(f, 1, 1 << 20, ba1);
+	cfq_fix_add_in(f, 2, 2 << 20, ba2);
+	cfq_fix_add_in(f, 3, 3 << 20, bb);
+	KUNIT_EXPECT_EQ(test, cfqd->grp_st.count, 3U);
+	KUNIT_EXPECT_FALSE(test, a->on_st);
+	KUNIT_EXPECT_EQ(test, a->nr_active, 2U);
+	KUNIT_EXPECT_EQ(test, a->children_weight, 400U);
+	KUNIT_EXPECT_EQ(test, root->nr_active, 2U);
+	KUNIT_EXPECT_EQ(test, root->children_weight, 300U);
+	KUNIT_EXPECT_EQ(test, cfqd->grp_st.total_weight, 300U);
+	KUNIT_EXPECT_EQ(test, cfq_group_hweight(a1), HW(25U));
+	KUNIT_EXPECT_EQ(test, cfq_group_hweight(a2), HW(75U));
+	KUNIT_EXPECT_EQ(test, cfq_group_hweight(b), HW(200U));
+
+	cfq_fix_add(f, 0, 0);
+	KUNIT_EXPECT_EQ(test, cfqd->grp_st.total_weight, 400U);
+	KUNIT_EXPECT_EQ(test, cfq_group_hweight(root), HW(100U));
+	KUNIT_EXPECT_EQ(test, cfq_group_hweight(a1), HW(25U));
+	KUNIT_EXPECT_EQ(test, cfq_group_hweight(a2), HW(75U));
+	KUNIT_EXPECT_EQ(test, cfq_group_hweight(b), HW(200U));
+
+	WRITE_ONCE(a->new_weight, 300);
+	cfq_fix_drain(f);
+	/* the last queue served idles for its next read: none comes */
+	cfq_fix_fire(f);
+	KUNIT_EXPECT_EQ(test, a->weight, 300U);
+	KUNIT_EXPECT_EQ(test, cfqd->grp_st.count, 0U);
+	KUNIT_EXPECT_EQ(test, cfqd->grp_st.total_weight, 0U);
+	KUNIT_EXPECT_EQ(test, root->nr_active, 0U);
+	KUNIT_EXPECT_EQ(test, root->children_weight, 0U);
+	KUNIT_EXPECT_EQ(test, a->nr_active, 0U);
+	KUNIT_EXPECT_EQ(test, a->children_weight, 0U);
+
+	a->new_weight = 100;
+	a1->new_weight = 1;
+	a2->new_weight = 1000;
+	cfq_fix_add_in(f, 1, 1 << 20, ba1);
+	cfq_fix_add_in(f, 2, 2 << 20, ba2);
+	KUNIT_EXPECT_EQ(test, a->children_weight, 1001U);
+	/* 100 * 1/1001 of a unit, 102.3 in 1/1024 */
+	KUNIT_EXPECT_EQ(test, cfq_group_hweight(a1), 102U);
+	KUNIT_EXPECT_EQ(test, cfq_group_hweight(a2), HW(100U) - 102U);
+	cfq_fix_drain(f);
+	cfq_fix_fire(f);
+}
 #else
 static void cfq_sm_tail_off_tree(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_hier_weights(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
 }
@@ -1926,6 +2015,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_wait_busy_keeps_group),
 	KUNIT_CASE(cfq_sm_tail_charged),
 	KUNIT_CASE(cfq_sm_tail_off_tree),
+	KUNIT_CASE(cfq_sm_hier_weights),
 	{}
 };
 

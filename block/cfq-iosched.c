@@ -29,12 +29,14 @@
  * - Groups.  Queues belong to a group (a cgroup, with
  *   CONFIG_CFQ_GROUP_IOSCHED; else the root group).  Groups take turns by
  *   virtual disk time: the time a group's queues used, divided by its
- *   weight.  group_idle keeps the disk for a group whose last queue ran
- *   dry while other groups wait, unless the device is deep and the queue
- *   has no idle window (seeky): that is the fix for the striped-array
- *   collapse of 2.6's group idling.  A group's only queue whose slice
- *   ends with nothing queued keeps the disk for its next request
- *   (wait_busy), so that the group does not lose its place on the tree.
+ *   hierarchical weight (its part of the disk, as the weights of the
+ *   cgroup hierarchy divide it).  group_idle keeps the disk for a group
+ *   whose last queue ran dry while other groups wait, unless the device
+ *   is deep and the queue is seeky: that is the fix for the
+ *   striped-array collapse of 2.6's group idling.  A group's only queue
+ *   whose slice ends with nothing queued keeps the disk for its next
+ *   request (wait_busy), so that the group does not lose its place on
+ *   the tree.
  *
  * blk-mq pulls requests: dispatch_request() returns one or none.  Idling
  * means has_work() says no and an hrtimer reruns the queue; every decision
@@ -142,20 +144,24 @@ VISIBLE_IF_KUNIT u64 cfq_low_latency_slice(u64 slice, u64 slice_sync,
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_low_latency_slice);
 
-/* Virtual time a group is charged for @charge_ns of disk time. */
-VISIBLE_IF_KUNIT u64 cfq_scale_charge(u64 charge_ns, unsigned int weight)
+/*
+ * Virtual time a group is charged for @charge_ns of disk time at the
+ * hierarchical weight @hweight (CFQ_HW_SHIFT fraction bits).
+ */
+VISIBLE_IF_KUNIT u64 cfq_scale_charge(u64 charge_ns, unsigned int hweight)
 {
-	return div_u64(charge_ns * CFQ_WEIGHT_DEFAULT, max(weight, 1U));
+	return div_u64(charge_ns * (CFQ_WEIGHT_DEFAULT << CFQ_HW_SHIFT),
+		       max(hweight, 1U));
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_scale_charge);
 
-/* A group's share of target_latency among the busy groups' weights. */
-VISIBLE_IF_KUNIT u64 cfq_group_slice(u64 target_latency, unsigned int weight,
-				     unsigned int total_weight)
+/* A group's share of target_latency: @weight of @total_weight. */
+VISIBLE_IF_KUNIT u64 cfq_group_slice(u64 target_latency, u64 weight,
+				     u64 total_weight)
 {
 	if (!total_weight || weight >= total_weight)
 		return target_latency;
-	return div_u64(target_latency * weight, total_weight);
+	return mul_u64_u64_div_u64(target_latency, weight, total_weight);
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_group_slice);
 
@@ -383,12 +389,21 @@ unsigned int cfq_group_weight(const struct cfq_group *cfqg)
 
 /* ---- groups ------------------------------------------------------------- */
 
+static void cfq_get_group(struct cfq_group *cfqg)
+{
+	refcount_inc(&cfqg->ref);
+}
+
 void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
-		    unsigned int weight)
+		    struct cfq_group *parent, unsigned int weight)
 {
 	int c, t;
 
 	cfqg->cfqd = cfqd;
+	if (parent) {
+		cfq_get_group(parent);
+		cfqg->parent = parent;
+	}
 	RB_CLEAR_NODE(&cfqg->rb_node);
 	cfqg->new_weight = weight;
 	cfqg->weight = weight;
@@ -398,11 +413,6 @@ void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_init_group);
 
-static void cfq_get_group(struct cfq_group *cfqg)
-{
-	refcount_inc(&cfqg->ref);
-}
-
 /*
  * Groups are referenced by their queues and by the cgroup policy; the last
  * reference may go after the scheduler exited (a cgroup's blkg is freed
@@ -410,10 +420,13 @@ static void cfq_get_group(struct cfq_group *cfqg)
  */
 void cfq_put_group(struct cfq_group *cfqg)
 {
-	if (!refcount_dec_and_test(&cfqg->ref))
-		return;
-	WARN_ON_ONCE(cfqg->on_st || cfqg->nr_cfqq);
-	kfree(cfqg);
+	struct cfq_group *parent;
+
+	for (; cfqg && refcount_dec_and_test(&cfqg->ref); cfqg = parent) {
+		WARN_ON_ONCE(cfqg->on_st || cfqg->nr_cfqq || cfqg->nr_active);
+		parent = cfqg->parent;
+		kfree(cfqg);
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_put_group);
 
@@ -449,6 +462,113 @@ static void cfq_update_min_vdisktime(struct cfq_data *cfqd)
 }
 
 /*
+ * The groups follow the cgroup hierarchy.  A group is active while it is
+ * on the tree (its own queues are busy) or one of its children is active;
+ * its children_weight is the sum of the weights of its active entities:
+ * its own queues, at the group's weight, and each active child.  The
+ * tree itself is flat, of the groups with busy queues, ordered by a
+ * virtual disk time that each group's service advances in inverse
+ * proportion to its hierarchical weight: its part of the disk, as the
+ * weights along its path through the hierarchy divide it, expressed in
+ * the weight units of the top level (grp_st.total_weight).  A group
+ * directly under the top with no active children has its own weight, as
+ * if the hierarchy were flat.
+ */
+static void cfq_group_add_weight(struct cfq_data *cfqd, struct cfq_group *cfqg,
+				 int delta)
+{
+	cfqg->children_weight += delta;
+	if (!cfqg->parent)
+		cfqd->grp_st.total_weight += delta;
+}
+
+/* Apply a weight written since, correcting the sums that count @cfqg's. */
+static void cfq_group_update_weight(struct cfq_data *cfqd,
+				    struct cfq_group *cfqg)
+{
+	unsigned int w = cfq_group_weight(cfqg);
+	int delta = w - cfqg->weight;
+
+	if (!delta)
+		return;
+	if (cfqg->on_st)
+		cfq_group_add_weight(cfqd, cfqg, delta);
+	if (cfqg->nr_active && cfqg->parent)
+		cfq_group_add_weight(cfqd, cfqg->parent, delta);
+	cfqg->weight = w;
+}
+
+/* An entity of weight @w became active in @cfqg: so may its ancestors. */
+static void cfq_group_activate(struct cfq_data *cfqd, struct cfq_group *cfqg,
+			       unsigned int w)
+{
+	for (;;) {
+		cfq_group_add_weight(cfqd, cfqg, w);
+		if (cfqg->nr_active++ || !cfqg->parent)
+			return;
+		/* not yet counted in its parent: no sum to correct */
+		if (!cfqg->on_st)
+			cfqg->weight = cfq_group_weight(cfqg);
+		w = cfqg->weight;
+		cfqg = cfqg->parent;
+	}
+}
+
+static void cfq_group_deactivate(struct cfq_data *cfqd,
+				 struct cfq_group *cfqg, unsigned int w)
+{
+	for (;;) {
+		cfq_group_add_weight(cfqd, cfqg, -w);
+		if (WARN_ON_ONCE(!cfqg->nr_active) || --cfqg->nr_active ||
+		    !cfqg->parent)
+			return;
+		w = cfqg->weight;
+		cfqg = cfqg->parent;
+	}
+}
+
+/* Precision of the fraction of a level that cfq_group_hweight() carries. */
+#define CFQ_FRAC_SHIFT		20
+
+/*
+ * The hierarchical weight of @cfqg, on the tree: its own queues' part of
+ * each level's children_weight, multiplied up to the top, in top-level
+ * weight units with CFQ_HW_SHIFT fraction bits (at least one such unit).
+ * A group whose ancestors below the top have no other active entity
+ * gets exactly its own part.
+ */
+VISIBLE_IF_KUNIT unsigned int cfq_group_hweight(const struct cfq_group *cfqg)
+{
+	u64 frac = 1ULL << CFQ_FRAC_SHIFT;
+	unsigned int w = cfqg->weight;
+
+	for (; cfqg->parent; cfqg = cfqg->parent) {
+		unsigned int cw = cfqg->children_weight;
+
+		if (cw && cw != w)
+			frac = div_u64(frac * w + cw / 2, cw);
+		w = cfqg->weight;
+	}
+	/* the top's share of its own children_weight, in its units */
+	frac = (frac * w + (1ULL << (CFQ_FRAC_SHIFT - CFQ_HW_SHIFT - 1))) >>
+	       (CFQ_FRAC_SHIFT - CFQ_HW_SHIFT);
+	return max_t(u64, frac, 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_group_hweight);
+
+/*
+ * The hierarchical weight @cfqg's slices and charges are scaled by now.
+ * Off the tree, the one it had when it left (a weight written since
+ * counts from its return).
+ */
+static unsigned int cfq_group_cur_hweight(struct cfq_group *cfqg)
+{
+	if (cfqg->on_st)
+		cfqg->hweight = cfq_group_hweight(cfqg);
+	return cfqg->hweight ?: cfq_group_weight(cfqg) << CFQ_HW_SHIFT;
+}
+
+/*
  * A queue of @cfqg became busy: the group goes on the tree with its first.
  * A group that left the tree lost its place: it comes back no earlier
  * than the busy groups (else it would take the disk for the time it was
@@ -461,9 +581,9 @@ static void cfq_group_queue_add(struct cfq_data *cfqd, struct cfq_group *cfqg)
 	if (cfqg->on_st)
 		return;
 	cfqg->vdisktime = max(cfqg->vdisktime, cfqd->grp_st.min_vdisktime);
-	cfqg->weight = cfq_group_weight(cfqg);
-	cfqd->grp_st.total_weight += cfqg->weight;
+	cfq_group_update_weight(cfqd, cfqg);
 	cfqg->on_st = true;
+	cfq_group_activate(cfqd, cfqg, cfqg->weight);
 	cfq_group_st_add(cfqd, cfqg);
 }
 
@@ -472,8 +592,10 @@ static void cfq_group_queue_del(struct cfq_data *cfqd, struct cfq_group *cfqg)
 {
 	if (WARN_ON_ONCE(!cfqg->nr_cfqq) || --cfqg->nr_cfqq)
 		return;
-	cfqd->grp_st.total_weight -= cfqg->weight;
+	/* a charge that comes after it left is at its share of now */
+	cfqg->hweight = cfq_group_hweight(cfqg);
 	cfqg->on_st = false;
+	cfq_group_deactivate(cfqd, cfqg, cfqg->weight);
 	cfq_group_st_del(cfqd, cfqg);
 	if (cfqd->serving_group == cfqg)
 		cfqd->serving_group = NULL;
@@ -483,19 +605,21 @@ static void cfq_group_queue_del(struct cfq_data *cfqd, struct cfq_group *cfqg)
 static void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 			     u64 used_ns)
 {
+	struct cfq_group *g;
+
 	cfqg->served_ns += used_ns;
 	/* Off the tree (a tail's charge): cfq_group_queue_add() places it. */
 	if (!cfqg->on_st) {
 		cfqg->vdisktime += cfq_scale_charge(used_ns,
-						    cfq_group_weight(cfqg));
+						    cfq_group_cur_hweight(cfqg));
 		return;
 	}
 	cfq_group_st_del(cfqd, cfqg);
-	cfqg->vdisktime += cfq_scale_charge(used_ns, cfqg->weight);
-	/* A weight written meanwhile takes effect here. */
-	cfqd->grp_st.total_weight -= cfqg->weight;
-	cfqg->weight = cfq_group_weight(cfqg);
-	cfqd->grp_st.total_weight += cfqg->weight;
+	cfqg->vdisktime += cfq_scale_charge(used_ns,
+					    cfq_group_cur_hweight(cfqg));
+	/* Weights written meanwhile, on its path, take effect here. */
+	for (g = cfqg; g; g = g->parent)
+		cfq_group_update_weight(cfqd, g);
 	cfq_group_st_add(cfqd, cfqg);
 	cfq_update_min_vdisktime(cfqd);
 }
@@ -1011,8 +1135,9 @@ static u64 cfq_scaled_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 				     max(cfqg->busy_queues_avg[c],
 					 cfq_class_busy(cfqg, c)),
 				     cfq_group_slice(cfqd->target_latency,
-						     cfqg->weight,
-						     cfqd->grp_st.total_weight));
+						     cfq_group_cur_hweight(cfqg),
+						     (u64)cfqd->grp_st.total_weight <<
+						     CFQ_HW_SHIFT));
 }
 
 static void cfq_set_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq,
@@ -1136,8 +1261,9 @@ static void cfq_start_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
 
 	cfq_update_busy_avg(cfqg, c);
 	slice = cfq_workload_slice(cfq_group_slice(cfqd->target_latency,
-						   cfqg->weight,
-						   cfqd->grp_st.total_weight),
+						   cfq_group_cur_hweight(cfqg),
+						   (u64)cfqd->grp_st.total_weight <<
+						   CFQ_HW_SHIFT),
 				   st->count, cfqg->busy_queues_avg[c],
 				   t == CFQ_ASYNC_WL, cfqd->slice[1],
 				   cfqd->slice[0], cfqd->slice_idle);
@@ -2269,7 +2395,7 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 	root = kzalloc_node(sizeof(*root), GFP_KERNEL, q->node);
 	if (root) {
 		refcount_set(&root->ref, 1);
-		cfq_init_group(root, cfqd, CFQ_WEIGHT_DEFAULT);
+		cfq_init_group(root, cfqd, NULL, CFQ_WEIGHT_DEFAULT);
 	}
 #endif
 	if (!root)
@@ -2457,8 +2583,12 @@ static int cfq_state_show(void *data, struct seq_file *m)
 		struct cfq_group *g = rb_entry(gn, struct cfq_group, rb_node);
 		int c, t;
 
-		seq_printf(m, "group %p weight %u vdisktime %llu busy %u served_ms %llu served_sectors %llu\n",
-			   g, g->weight, g->vdisktime, g->nr_cfqq,
+		unsigned int hw = cfq_group_hweight(g);
+
+		seq_printf(m, "group %p weight %u hweight %u.%02u vdisktime %llu busy %u served_ms %llu served_sectors %llu\n",
+			   g, g->weight, hw >> CFQ_HW_SHIFT,
+			   ((hw & ((1U << CFQ_HW_SHIFT) - 1)) * 100) >>
+			   CFQ_HW_SHIFT, g->vdisktime, g->nr_cfqq,
 			   div_u64(g->served_ns, NSEC_PER_MSEC), g->served_sectors);
 		for (c = 0; c < CFQ_NR_WL_CLASSES; c++)
 			for (t = 0; t < CFQ_NR_WL_TYPES; t++) {

@@ -39,6 +39,8 @@ enum cfq_wl_type {
 #define CFQ_WEIGHT_MIN		1
 #define CFQ_WEIGHT_MAX		1000
 #define CFQ_WEIGHT_DEFAULT	100
+/* Fraction bits of a hierarchical weight (cfq_group_hweight()). */
+#define CFQ_HW_SHIFT		10
 
 /* Decaying think time mean, in ns, kept in fixed point (see cfq_ttime_add). */
 struct cfq_ttime {
@@ -53,7 +55,7 @@ struct cfq_rb_root {
 	struct rb_root_cached	rb;
 	unsigned int		count;
 	u64			min_vdisktime;	/* group tree only */
-	unsigned int		total_weight;	/* group tree only */
+	unsigned int		total_weight;	/* group tree: top children_weight */
 	struct cfq_ttime	ttime;		/* workload trees: any queue's */
 };
 
@@ -111,9 +113,18 @@ struct cfq_group {
 	struct rb_node		rb_node;
 	u64			vdisktime;
 	bool			on_st;
-	unsigned int		weight;		/* used while on the tree */
+	unsigned int		weight;		/* used while active */
 	unsigned int		new_weight;	/* set from cgroup files */
 	unsigned int		dev_weight;	/* per-device override, 0 = none */
+
+	/*
+	 * The hierarchy: the group's own queues (while it is on the tree)
+	 * and its active children share its part of the disk by weight.
+	 */
+	struct cfq_group	*parent;	/* holds a reference; NULL: top */
+	unsigned int		children_weight; /* of its active entities */
+	unsigned int		nr_active;	/* active entities */
+	unsigned int		hweight;	/* last cfq_group_hweight() */
 
 	unsigned int		nr_cfqq;	/* busy queues */
 	unsigned int		busy_queues_avg[CFQ_NR_WL_CLASSES];
@@ -265,10 +276,9 @@ struct request;
 u64 cfq_prio_slice(u64 base_ns, unsigned short ioprio);
 u64 cfq_low_latency_slice(u64 slice, u64 slice_sync, u64 slice_idle,
 			  unsigned int busy, u64 group_slice);
-u64 cfq_scale_charge(u64 charge_ns, unsigned int weight);
+u64 cfq_scale_charge(u64 charge_ns, unsigned int hweight);
 u64 cfq_slice_charge(u64 dispatch_start, u64 slice_start, u64 now);
-u64 cfq_group_slice(u64 target_latency, unsigned int weight,
-		    unsigned int total_weight);
+u64 cfq_group_slice(u64 target_latency, u64 weight, u64 total_weight);
 u64 cfq_workload_slice(u64 group_slice, unsigned int count,
 		       unsigned int busy_avg, bool async, u64 slice_sync,
 		       u64 slice_async, u64 slice_idle);
@@ -287,7 +297,7 @@ bool cfq_noidle_preempt(const struct cfq_queue *new,
 
 /* Core entry points used by the cgroup policy. */
 void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
-		    unsigned int weight);
+		    struct cfq_group *parent, unsigned int weight);
 void cfq_group_offline(struct cfq_group *cfqg);
 void cfq_put_group(struct cfq_group *cfqg);
 unsigned int cfq_group_weight(const struct cfq_group *cfqg);
@@ -307,6 +317,7 @@ void cfq_completed_request(struct request *rq, u64 now);
 void cfq_finish_request(struct request *rq);
 void cfq_requeue_request(struct request *rq);
 void cfq_exit_icq(struct io_cq *icq);
+unsigned int cfq_group_hweight(const struct cfq_group *cfqg);
 #endif
 
 #ifdef CONFIG_CFQ_GROUP_IOSCHED
