@@ -272,7 +272,18 @@ struct cfq_data {
 
 struct request;
 
-/* Pure helpers, exported to the KUnit tests. */
+/* Core entry points used by the cgroup policy. */
+void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
+		    struct cfq_group *parent, unsigned int weight);
+void cfq_group_offline(struct cfq_group *cfqg);
+void cfq_put_group(struct cfq_group *cfqg);
+unsigned int cfq_group_weight(const struct cfq_group *cfqg);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * Pure helpers, exported to the KUnit tests (static in a kernel without
+ * KUnit: VISIBLE_IF_KUNIT).
+ */
 u64 cfq_prio_slice(u64 base_ns, unsigned short ioprio);
 u64 cfq_low_latency_slice(u64 slice, u64 slice_sync, u64 slice_idle,
 			  unsigned int busy, u64 group_slice);
@@ -295,14 +306,6 @@ bool cfq_rq_noidle(const struct request *rq);
 bool cfq_noidle_preempt(const struct cfq_queue *new,
 			const struct cfq_queue *active);
 
-/* Core entry points used by the cgroup policy. */
-void cfq_init_group(struct cfq_group *cfqg, struct cfq_data *cfqd,
-		    struct cfq_group *parent, unsigned int weight);
-void cfq_group_offline(struct cfq_group *cfqg);
-void cfq_put_group(struct cfq_group *cfqg);
-unsigned int cfq_group_weight(const struct cfq_group *cfqg);
-
-#if IS_ENABLED(CONFIG_KUNIT)
 /* The scheduler's entry points, for KUnit's fake queue. */
 struct blk_mq_hw_ctx;
 void cfq_init_data(struct cfq_data *cfqd, struct request_queue *q);
