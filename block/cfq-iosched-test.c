@@ -1247,73 +1247,12 @@ static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
 	cfq_sm_deep_groups(test, true);
 }
 
-/*
- * slice_idle 0 gives no queue an idle window, and group_idle still holds
- * the disk for a group whose only queue reads sequentially (32 near
- * requests), on a deep device too: its read completes and the group
- * idles, the other group's read waits.  A seeky queue's group does not.
- */
-static void cfq_fix_group_idle_no_slice_idle(struct kunit *test, bool seeky)
-{
-	struct cfq_fix *f = cfq_fix_new(test);
-	struct cfq_data *cfqd = f->cfqd;
-	struct request *a, *b, *rq;
-	struct cfq_queue *q0;
-	struct blkcg_gq *blkg;
-	struct cfq_group *g;
-
-	f->q->queue_depth = 32;
-	cfqd->hw_tag = 1;
-	cfqd->slice_idle = 0;
-	cfqd->group_idle = MS(1000);
-	blkg = cfq_fix_blkg(f, &g);
-
-	a = cfq_fix_add(f, 0, 1 << 20);
-	b = cfq_fix_add_in(f, 1, FAR, blkg);
-	q0 = cfq_fix_sync_queue(f, 0);
-	KUNIT_ASSERT_NOT_NULL(test, q0);
-	q0->seek_history = seeky ? ~0U : 0;
-	q0->seek_samples = 32;
-
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	KUNIT_EXPECT_FALSE(test, cfqq_idle_window(q0));
-	rq = cfq_dispatch_request(f->hctx);
-	KUNIT_EXPECT_PTR_EQ(test, rq, seeky ? b : NULL);
-	cfq_fix_done(f, a);
-	if (rq)
-		cfq_fix_done(f, rq);
-	KUNIT_EXPECT_EQ(test, cfqq_wait_request(q0), !seeky);
-	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 0UL);
-	KUNIT_EXPECT_EQ(test, cfqd->stat_group_idle_starts, seeky ? 0UL : 1UL);
-	cfq_fix_drain(f);
-}
-
-static void cfq_sm_group_idle_no_slice_idle(struct kunit *test)
-{
-	cfq_fix_group_idle_no_slice_idle(test, false);
-}
-
-static void cfq_sm_group_idle_no_slice_idle_seeky(struct kunit *test)
-{
-	cfq_fix_group_idle_no_slice_idle(test, true);
-}
-
 static void cfq_sm_deep_new_group(struct kunit *test)
 {
 	cfq_sm_deep_groups(test, false);
 }
 #else
 static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
-{
-	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
-}
-
-static void cfq_sm_group_idle_no_slice_idle(struct kunit *test)
-{
-	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
-}
-
-static void cfq_sm_group_idle_no_slice_idle_seeky(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
 }
@@ -2067,8 +2006,6 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_sync_write_noidle),
 	KUNIT_CASE(cfq_sm_deep_noidle_end_groups),
 	KUNIT_CASE(cfq_sm_deep_new_group),
-	KUNIT_CASE(cfq_sm_group_idle_no_slice_idle),
-	KUNIT_CASE(cfq_sm_group_idle_no_slice_idle_seeky),
 	KUNIT_CASE(cfq_sm_stale_idle_timer),
 	KUNIT_CASE(cfq_test_slices_at_maxima),
 	KUNIT_CASE(cfq_sm_per_rq_prio),

@@ -1381,10 +1381,8 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
  * disk reordering by position passes over up to its aging limit, and the
  * new group gets no share until it completes.  That costs each new
  * single-queue group its first request's latency plus group_idle once, as
- * group idling cost every group in 4.x.  With slice_idle 0 no queue has
- * an idle window to go by; the seek history and the think time decide,
- * so that slice_idle 0 with group_idle kept still isolates groups of
- * sequential readers, as it did in 4.x.
+ * group idling cost every group in 4.x; slice_idle=0 turns it off with
+ * the rest of group idling on a deep device.
  */
 static bool cfq_should_group_idle(struct cfq_data *cfqd,
 				  struct cfq_queue *cfqq)
@@ -1394,14 +1392,8 @@ static bool cfq_should_group_idle(struct cfq_data *cfqd,
 	    cfqd->grp_st.count < 2 ||
 	    cfqq->cfqg->nr_cfqq != 1)
 		return false;
-	if (!cfq_deep(cfqd) || cfqq_idle_window(cfqq))
-		return true;
-	if (READ_ONCE(cfqd->slice_idle))
-		return !cfqq->seek_samples;
-	if (cfq_ttime_valid(&cfqq->ttime) &&
-	    cfqq->ttime.mean_ns > READ_ONCE(cfqd->group_idle))
-		return false;
-	return !cfqq_seeky(cfqd, cfqq);
+	return !(cfq_deep(cfqd) && !cfqq_idle_window(cfqq) &&
+		 (cfqq->seek_samples || !READ_ONCE(cfqd->slice_idle)));
 }
 
 /*
@@ -2029,17 +2021,13 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 	return cfqq_group_idle(cfqq) && !cfqq->next_rq;
 }
 
-/*
- * A request arrived at @now: @tt's think time since its last completion,
- * capped at twice the longest idle it is judged against.
- */
+/* A request arrived at @now: @tt's think time since its last completion. */
 static void cfq_ttime_arrival(struct cfq_data *cfqd, struct cfq_ttime *tt,
 			      u64 now)
 {
 	if (tt->last_end_ns)
 		cfq_ttime_add(tt, now - tt->last_end_ns,
-			      2 * max(READ_ONCE(cfqd->slice_idle),
-				      READ_ONCE(cfqd->group_idle)));
+			      2 * READ_ONCE(cfqd->slice_idle));
 }
 
 /* @rq was queued in @cfqq: update what the scheduler knows of it. */
