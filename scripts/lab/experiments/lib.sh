@@ -235,11 +235,14 @@ bench_small_writeback()
 }
 
 # bench_reader_writer DEV SECS READER_OFFSET WRITER_OFFSET SIZE [NREADERS
-# [NWRITERS]]: a streaming buffered reader (64 KiB reads; NREADERS of them,
-# default 1, SIZE bytes apart from READER_OFFSET on, started 1 s apart)
-# against a streaming buffered writer (1 MiB writes; NWRITERS of them,
-# default 1, each writing its own SIZE / NWRITERS bytes from WRITER_OFFSET
-# on, all started together) for SECS seconds.  Prints JSON
+# [NWRITERS [THINK_US]]]: a streaming buffered reader (64 KiB reads;
+# NREADERS of them, default 1, SIZE bytes apart from READER_OFFSET on,
+# started 1 s apart) against a streaming buffered writer (1 MiB writes;
+# NWRITERS of them, default 1, each writing its own SIZE / NWRITERS bytes
+# from WRITER_OFFSET on, all started together) for SECS seconds.  With
+# THINK_US (> 0) the readers read with O_DIRECT, one read at a time, and
+# think THINK_US microseconds after each read: a reader slower than the
+# page cache's read-ahead would hide.  Prints JSON
 # metric fields: reader_MBps (what the readers got, summed), reader_p99_ms
 # (the 99th percentile of their read latency, fio_read_p99), and
 # disk_read_MBps, disk_write_MBps and total_MBps (what reached the disk,
@@ -253,10 +256,11 @@ bench_small_writeback()
 bench_reader_writer()
 {
 	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 n=${6:-1} nw=${7:-1}
-	local r0 w0 r1 w1 rd t0 t1 pid i wsize jobs=()
+	local think=${8:-0} r0 w0 r1 w1 rd t0 t1 pid i wsize jobs=() rx=()
 
+	[ "$think" -gt 0 ] && rx=(--direct=1 --thinktime="$think")
 	for ((i = 0; i < n; i++)); do
-		jobs+=(--name=reader --rw=read --bs=64k --ioengine=psync
+		jobs+=(--name=reader --rw=read --bs=64k --ioengine=psync "${rx[@]}"
 		       --offset=$((roff + i * size)) --size="$size")
 		[ "$n" = 1 ] || jobs+=(--startdelay=$i --ramp_time=$((n - 1 - i)))
 	done

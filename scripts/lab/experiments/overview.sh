@@ -5,6 +5,10 @@
 #  - the same reader against four buffered writers, each streaming its own
 #    quarter of the writer's region (a backup and a few copies at once):
 #    metrics with "_4w" in their names;
+#  - a slow reader beside one buffered writer: O_DIRECT, one 64 KiB read
+#    at a time, 20 ms of think time after each, longer than cfq's
+#    slice_idle and anticipatory's antic_expire, so that idling for it is
+#    a wait in vain: what the disk total loses (metrics with "_slow");
 #  - two synchronous (O_DIRECT) sequential readers of distant regions,
 #    started 1 s apart.
 # Each elevator's row records writeback throttling's latency target
@@ -22,7 +26,7 @@ for s in anticipatory cfq; do
 done
 size=$(($(cat /sys/block/"$dev"/size) * 512))
 region=$((size / 4))
-bench_plan $(($(echo $scheds | wc -w) * BENCH_RUNS * 3))
+bench_plan $(($(echo $scheds | wc -w) * BENCH_RUNS * 4))
 
 bench_small_writeback
 
@@ -52,6 +56,16 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 		# reader_MBps -> reader_4w_MBps, reader_p99_ms -> reader_p99_4w_ms
 		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" \
 			"{$(sed -E 's/"([a-z0-9_]+)_(MBps|ms)"/"\1_4w_\2"/g' <<<"$m")}"
+
+		bench_step "elevator=$s run $run: slow reader (20 ms think) + buffered writer (${secs} s)"
+		if ! m=$(bench_within $((3 * secs + 60)) bench_reader_writer \
+				"$dev" "$secs" 0 $((2 * region)) $region 1 1 20000); then
+			bench_stalled "$dev" "$s" $((3 * secs + 60)) \
+				"slow reader + buffered writer"
+			break 2
+		fi
+		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" \
+			"{$(sed -E 's/"([a-z0-9_]+)_(MBps|ms)"/"\1_slow_\2"/g' <<<"$m")}"
 
 		bench_step "elevator=$s run $run: 2 sequential readers (${secs} s)"
 		bench_drop_caches "$dev"

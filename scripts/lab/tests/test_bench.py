@@ -1690,7 +1690,7 @@ class MainTest(unittest.TestCase):
             self.assertEqual(fh.read().splitlines()[1],
                              'mq-deadline,11.0,10.0,19.0')
         # the medians, their runs' range, and the ratio 22 / 11
-        self.assertRegex(out, r'\nbfq +22.0 \(20.0-40.0\) +- +- +- +- +2.00 ')
+        self.assertRegex(out, r'\nbfq +22.0 \(20.0-40.0\) +- +- +- +- +- +- +2.00 ')
         self.assertRegex(out, r'files: \S+overview.json \S+overview.csv '
                               r'\S+overview.png')
 
