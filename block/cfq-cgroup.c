@@ -195,6 +195,17 @@ static ssize_t cfq_weight_write(struct kernfs_open_file *of, char *buf,
 	return ret ?: nbytes;
 }
 
+/*
+ * io.stat: the disk time cfq charged the group on this disk, in
+ * microseconds, the measure its weight divides (cfq.served_us).
+ */
+static void cfq_pd_stat(struct blkg_policy_data *pd, struct seq_file *s)
+{
+	u64 served = READ_ONCE(pd_to_cfqg(pd)->served_ns);
+
+	seq_printf(s, " cfq.served_us=%llu", div_u64(served, NSEC_PER_USEC));
+}
+
 static struct cftype cfq_blkg_files[] = {
 	{
 		.name = "cfq.weight",
@@ -214,6 +225,7 @@ struct blkcg_policy blkcg_policy_cfq = {
 	.pd_init_fn		= cfq_pd_init,
 	.pd_offline_fn		= cfq_pd_offline,
 	.pd_free_fn		= cfq_pd_free,
+	.pd_stat_fn		= cfq_pd_stat,
 };
 EXPORT_SYMBOL_IF_KUNIT(blkcg_policy_cfq);
 

@@ -1251,6 +1251,103 @@ static void cfq_sm_deep_new_group(struct kunit *test)
 {
 	cfq_sm_deep_groups(test, false);
 }
+
+/* What the first queue of cfq_fix_group_window() has shown. */
+enum cfq_fix_window {
+	CFQ_FIX_SEQ,		/* sequential: its group idles */
+	CFQ_FIX_SEEKY,		/* seeky */
+	CFQ_FIX_NOIDLE,		/* next, a sync write with nothing to follow */
+	CFQ_FIX_THINKER,	/* thinks longer than group_idle */
+	CFQ_FIX_NEW,		/* one request: nothing */
+};
+
+/*
+ * slice_idle 0 gives no queue an idle window, and group_idle still holds
+ * a deep device for a group whose only queue has shown itself worth it
+ * (the group window): its requests complete and the group idles, the
+ * other group's read waits.  Not for a seeky queue, one whose next
+ * request is a sync write without REQ_IDLE, one that thinks longer than
+ * group_idle, or a new one.  Its history is set after its first request
+ * and judged at its second, next to the first.
+ */
+static void cfq_fix_group_window(struct kunit *test, enum cfq_fix_window w)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct request *a, *a2 = NULL, *b, *rq;
+	bool idles = w == CFQ_FIX_SEQ;
+	struct cfq_queue *q0;
+	struct blkcg_gq *blkg;
+	struct cfq_group *g;
+
+	f->q->queue_depth = 32;
+	cfqd->hw_tag = 1;
+	cfqd->slice_idle = 0;
+	cfqd->group_idle = MS(1000);
+	blkg = cfq_fix_blkg(f, &g);
+
+	a = cfq_fix_rq(f, 0, 1 << 20, 0);
+	if (w == CFQ_FIX_NOIDLE)
+		a->cmd_flags = REQ_OP_WRITE | REQ_SYNC;
+	cfq_fix_insert(f, a, 0);
+	q0 = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_NOT_NULL(test, q0);
+	if (w != CFQ_FIX_NEW) {
+		q0->seek_history = w == CFQ_FIX_SEEKY ? ~0U : 0;
+		q0->seek_samples = 32;
+		if (w == CFQ_FIX_THINKER) {
+			/* a valid mean of 1.5 s, as cfq_ttime_add() keeps it */
+			q0->ttime.samples = 256;
+			q0->ttime.total = 256 * MS(1500);
+			q0->ttime.mean_ns = MS(1500);
+		}
+		a2 = cfq_fix_add(f, 0, (1 << 20) + 8);
+	}
+	b = cfq_fix_add_in(f, 1, FAR, blkg);
+	KUNIT_EXPECT_FALSE(test, cfqq_idle_window(q0));
+	KUNIT_EXPECT_EQ(test, cfqq_group_window(q0), idles);
+
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	if (a2)
+		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a2);
+	/* q0 has nothing queued, its requests are at the disk */
+	rq = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_PTR_EQ(test, rq, idles ? NULL : b);
+	cfq_fix_done(f, a);
+	if (a2)
+		cfq_fix_done(f, a2);
+	if (rq)
+		cfq_fix_done(f, rq);
+	KUNIT_EXPECT_EQ(test, cfqq_wait_request(q0), idles);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 0UL);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_group_idle_starts, idles ? 1UL : 0UL);
+	cfq_fix_drain(f);
+}
+
+static void cfq_sm_group_window_seq(struct kunit *test)
+{
+	cfq_fix_group_window(test, CFQ_FIX_SEQ);
+}
+
+static void cfq_sm_group_window_seeky(struct kunit *test)
+{
+	cfq_fix_group_window(test, CFQ_FIX_SEEKY);
+}
+
+static void cfq_sm_group_window_noidle(struct kunit *test)
+{
+	cfq_fix_group_window(test, CFQ_FIX_NOIDLE);
+}
+
+static void cfq_sm_group_window_thinker(struct kunit *test)
+{
+	cfq_fix_group_window(test, CFQ_FIX_THINKER);
+}
+
+static void cfq_sm_group_window_new(struct kunit *test)
+{
+	cfq_fix_group_window(test, CFQ_FIX_NEW);
+}
 #else
 static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
 {
@@ -1258,6 +1355,31 @@ static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
 }
 
 static void cfq_sm_deep_new_group(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_group_window_seq(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_group_window_seeky(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_group_window_noidle(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_group_window_thinker(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_group_window_new(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
 }
@@ -2006,6 +2128,11 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_sync_write_noidle),
 	KUNIT_CASE(cfq_sm_deep_noidle_end_groups),
 	KUNIT_CASE(cfq_sm_deep_new_group),
+	KUNIT_CASE(cfq_sm_group_window_seq),
+	KUNIT_CASE(cfq_sm_group_window_seeky),
+	KUNIT_CASE(cfq_sm_group_window_noidle),
+	KUNIT_CASE(cfq_sm_group_window_thinker),
+	KUNIT_CASE(cfq_sm_group_window_new),
 	KUNIT_CASE(cfq_sm_stale_idle_timer),
 	KUNIT_CASE(cfq_test_slices_at_maxima),
 	KUNIT_CASE(cfq_sm_per_rq_prio),

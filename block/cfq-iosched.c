@@ -607,7 +607,8 @@ static void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 {
 	struct cfq_group *g;
 
-	cfqg->served_ns += used_ns;
+	/* read without the lock by io.stat (cfq_pd_stat()) */
+	WRITE_ONCE(cfqg->served_ns, cfqg->served_ns + used_ns);
 	/* Off the tree (a tail's charge): cfq_group_queue_add() places it. */
 	if (!cfqg->on_st) {
 		cfqg->vdisktime += cfq_scale_charge(used_ns,
@@ -1076,6 +1077,15 @@ VISIBLE_IF_KUNIT bool cfq_rq_noidle(const struct request *rq)
 EXPORT_SYMBOL_IF_KUNIT(cfq_rq_noidle);
 
 /*
+ * The idle a queue's window is judged against: slice_idle, or group_idle
+ * when slice_idle is 0 (then only the group may idle for the queue).
+ */
+static u64 cfq_window_idle(struct cfq_data *cfqd)
+{
+	return READ_ONCE(cfqd->slice_idle) ?: READ_ONCE(cfqd->group_idle);
+}
+
+/*
  * Should the sync queue @cfqq idle when it runs dry?  Not if its process
  * thinks longer than slice_idle, not if seeky (unless it keeps a deep
  * queue of its own), not if its process exited, not while its next
@@ -1091,11 +1101,18 @@ EXPORT_SYMBOL_IF_KUNIT(cfq_rq_noidle);
  * random readers that is seconds before the last one's first read.
  * Elsewhere 2.6's full window of 32 judges a new queue, so that one early
  * seek (a second file) does not cost a sequential reader its idling.
+ *
+ * With slice_idle 0 no queue has an idle window.  The same judgement,
+ * with group_idle in place of slice_idle, then gives the group window:
+ * whether the queue's group may idle for it on a deep device
+ * (cfq_should_group_idle()).
  */
 static void cfq_update_idle_window(struct cfq_data *cfqd,
 				   struct cfq_queue *cfqq, struct cfq_io_cq *cic)
 {
-	bool idle = cfqq_idle_window(cfqq);
+	bool group = !READ_ONCE(cfqd->slice_idle);
+	bool idle = group ? cfqq_group_window(cfqq) : cfqq_idle_window(cfqq);
+	u64 window = cfq_window_idle(cfqd);
 	bool old = idle;
 
 	if (!cfqq_sync(cfqq) || cfqq_class_idle(cfqq))
@@ -1104,21 +1121,30 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 		cfqq_mark_deep(cfqq);
 	if (cfqq->next_rq && cfq_rq_noidle(cfqq->next_rq))
 		idle = false;
-	else if (!atomic_read(&cic->icq.ioc->active_ref) ||
-		 !READ_ONCE(cfqd->slice_idle) ||
+	else if (!atomic_read(&cic->icq.ioc->active_ref) || !window ||
 		 (!cfqq_deep(cfqq) && cfqq_seeky(cfqd, cfqq)))
 		idle = false;
 	else if (cfq_ttime_valid(&cfqq->ttime))
-		idle = cfqq->ttime.mean_ns <= READ_ONCE(cfqd->slice_idle);
+		idle = cfqq->ttime.mean_ns <= window;
 	else if (cfq_deep(cfqd))
 		idle = cfqq->seek_samples;
+	/* The other window goes with the setting that does not use it. */
+	if (group)
+		cfqq_clear_idle_window(cfqq);
+	else
+		cfqq_clear_group_window(cfqq);
 	if (idle == old)
 		return;
-	if (idle)
+	if (idle && group)
+		cfqq_mark_group_window(cfqq);
+	else if (idle)
 		cfqq_mark_idle_window(cfqq);
+	else if (group)
+		cfqq_clear_group_window(cfqq);
 	else
 		cfqq_clear_idle_window(cfqq);
-	blk_add_trace_msg(cfqd->q, "cfq%d idle=%d", cfqq->pid, idle);
+	blk_add_trace_msg(cfqd->q, "cfq%d %s=%d", cfqq->pid,
+			  group ? "group_window" : "idle", idle);
 }
 
 /* ---- slices ------------------------------------------------------------- */
@@ -1381,8 +1407,13 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
  * disk reordering by position passes over up to its aging limit, and the
  * new group gets no share until it completes.  That costs each new
  * single-queue group its first request's latency plus group_idle once, as
- * group idling cost every group in 4.x; slice_idle=0 turns it off with
- * the rest of group idling on a deep device.
+ * group idling cost every group in 4.x.  With slice_idle 0 (4.x's setting
+ * for arrays and fast disks, group_idle kept) no queue has an idle
+ * window, and the queue's group window decides: a queue that has shown
+ * itself sequential, thinking no longer than group_idle, whose process
+ * lives and whose next request is not a sync write without more to
+ * follow (cfq_update_idle_window()).  A new queue has shown nothing and
+ * gets no hold there.
  */
 static bool cfq_should_group_idle(struct cfq_data *cfqd,
 				  struct cfq_queue *cfqq)
@@ -1392,8 +1423,11 @@ static bool cfq_should_group_idle(struct cfq_data *cfqd,
 	    cfqd->grp_st.count < 2 ||
 	    cfqq->cfqg->nr_cfqq != 1)
 		return false;
-	return !(cfq_deep(cfqd) && !cfqq_idle_window(cfqq) &&
-		 (cfqq->seek_samples || !READ_ONCE(cfqd->slice_idle)));
+	if (!cfq_deep(cfqd) || cfqq_idle_window(cfqq))
+		return true;
+	if (!READ_ONCE(cfqd->slice_idle))
+		return cfqq_group_window(cfqq);
+	return !cfqq->seek_samples;
 }
 
 /*
@@ -1509,14 +1543,17 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	 * A seeky queue that idles (because it once kept a deep queue, see
 	 * cfq_update_idle_window()) and ran dry in the first half of its
 	 * slice: the device serves it faster than it sends.  It loses that
-	 * exemption and its idle window, as 4.x did (2.6.36 did not yet);
-	 * seeky over the full window of 32 requests, as 4.x judged it here.
+	 * exemption and its idle (or group) window, as 4.x did (2.6.36 did
+	 * not yet); seeky over the full window of 32 requests, as 4.x judged
+	 * it here.
 	 */
-	if (cfqq_idle_window(cfqq) && cfq_seeky(cfqq->seek_history, 32) &&
+	if ((cfqq_idle_window(cfqq) || cfqq_group_window(cfqq)) &&
+	    cfq_seeky(cfqq->seek_history, 32) &&
 	    (cfqq_slice_new(cfqq) ||
 	     cfqq->slice_end - now > now - cfqq->slice_start)) {
 		cfqq_clear_deep(cfqq);
 		cfqq_clear_idle_window(cfqq);
+		cfqq_clear_group_window(cfqq);
 		blk_add_trace_msg(cfqd->q, "cfq%d idle=0 (not deep)",
 				  cfqq->pid);
 	}
@@ -2021,13 +2058,16 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 	return cfqq_group_idle(cfqq) && !cfqq->next_rq;
 }
 
-/* A request arrived at @now: @tt's think time since its last completion. */
+/*
+ * A request arrived at @now: @tt's think time since its last completion,
+ * capped at twice the idle it is judged against (cfq_window_idle()).
+ */
 static void cfq_ttime_arrival(struct cfq_data *cfqd, struct cfq_ttime *tt,
 			      u64 now)
 {
 	if (tt->last_end_ns)
 		cfq_ttime_add(tt, now - tt->last_end_ns,
-			      2 * READ_ONCE(cfqd->slice_idle));
+			      2 * cfq_window_idle(cfqd));
 }
 
 /* @rq was queued in @cfqq: update what the scheduler knows of it. */
@@ -2552,13 +2592,13 @@ static struct elv_fs_entry cfq_attrs[] = {
 #ifdef CONFIG_BLK_DEBUG_FS
 static void cfq_show_queue(struct seq_file *m, struct cfq_queue *cfqq)
 {
-	seq_printf(m, "  cfq%d %s class %u prio %u type %d queued %u dispatched %u ttime_us %llu seeky %d idle_window %d\n",
+	seq_printf(m, "  cfq%d %s class %u prio %u type %d queued %u dispatched %u ttime_us %llu seeky %d idle_window %d group_window %d\n",
 		   cfqq->pid, cfqq_sync(cfqq) ? "sync" : "async",
 		   cfqq->ioprio_class, cfqq->ioprio, cfqq->wl_type,
 		   cfqq->queued, cfqq->dispatched,
 		   div_u64(cfqq->ttime.mean_ns, NSEC_PER_USEC),
 		   cfq_seeky(cfqq->seek_history, cfqq->seek_samples),
-		   cfqq_idle_window(cfqq));
+		   cfqq_idle_window(cfqq), cfqq_group_window(cfqq));
 }
 
 /* What is served, the busy groups and their queues. */

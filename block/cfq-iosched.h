@@ -134,7 +134,7 @@ struct cfq_group {
 	struct cfq_queue	*async_cfqq[2][IOPRIO_NR_LEVELS];
 	struct cfq_queue	*async_idle_cfqq;
 
-	/* statistics (debugfs) */
+	/* statistics (debugfs; served_ns also in io.stat) */
 	u64			served_ns;	/* disk time charged */
 	u64			served_sectors;
 	bool			offline;
@@ -157,6 +157,7 @@ enum cfqq_flag {
 	CFQQ_DEEP,		/* has kept >= 4 requests queued */
 	CFQQ_ORPHAN,		/* sync queue left by its process (exit, move) */
 	CFQQ_WAIT_BUSY,		/* slice extended to keep its group busy */
+	CFQQ_GROUP_WINDOW,	/* slice_idle 0: worth group_idle */
 };
 
 #define CFQQ_FNS(name, bit)						\
@@ -183,6 +184,7 @@ CFQQ_FNS(fifo_checked, CFQQ_FIFO_CHECKED)
 CFQQ_FNS(group_idle, CFQQ_GROUP_IDLE)
 CFQQ_FNS(deep, CFQQ_DEEP)
 CFQQ_FNS(orphan, CFQQ_ORPHAN)
+CFQQ_FNS(group_window, CFQQ_GROUP_WINDOW)
 CFQQ_FNS(wait_busy, CFQQ_WAIT_BUSY)
 #undef CFQQ_FNS
 
