@@ -196,13 +196,20 @@ static ssize_t cfq_weight_write(struct kernfs_open_file *of, char *buf,
 }
 
 /*
- * io.stat: the disk time cfq charged the group on this disk, in
- * microseconds, the measure its weight divides (cfq.served_us).
+ * io.stat: the disk time cfq charged the group's own queues on this disk,
+ * in microseconds, the measure its weight divides (cfq.served_us).
+ * Called under blkcg->lock, which is taken before cfqd->lock elsewhere
+ * too (cfq_pd_offline()); the lock keeps the u64 whole on 32-bit.
  */
 static void cfq_pd_stat(struct blkg_policy_data *pd, struct seq_file *s)
 {
-	u64 served = READ_ONCE(pd_to_cfqg(pd)->served_ns);
+	struct cfq_group *cfqg = pd_to_cfqg(pd);
+	unsigned long flags;
+	u64 served;
 
+	spin_lock_irqsave(&cfqg->cfqd->lock, flags);
+	served = cfqg->served_ns;
+	spin_unlock_irqrestore(&cfqg->cfqd->lock, flags);
 	seq_printf(s, " cfq.served_us=%llu", div_u64(served, NSEC_PER_USEC));
 }
 

@@ -32,8 +32,9 @@
  *   hierarchical weight (its part of the disk, as the weights of the
  *   cgroup hierarchy divide it).  group_idle keeps the disk for a group
  *   whose last queue ran dry while other groups wait, unless the device
- *   is deep and the queue is seeky: that is the fix for the
- *   striped-array collapse of 2.6's group idling.  A group's only queue
+ *   is deep and the queue has no window (its idle window, or with
+ *   slice_idle 0 its group window): a seeky queue has none, and that is
+ *   the fix for the striped-array collapse of 2.6's group idling.  A group's only queue
  *   whose slice ends with nothing queued keeps the disk for its next
  *   request (wait_busy), so that the group does not lose its place on
  *   the tree.
@@ -607,8 +608,7 @@ static void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 {
 	struct cfq_group *g;
 
-	/* read without the lock by io.stat (cfq_pd_stat()) */
-	WRITE_ONCE(cfqg->served_ns, cfqg->served_ns + used_ns);
+	cfqg->served_ns += used_ns;
 	/* Off the tree (a tail's charge): cfq_group_queue_add() places it. */
 	if (!cfqg->on_st) {
 		cfqg->vdisktime += cfq_scale_charge(used_ns,
@@ -844,6 +844,7 @@ static void cfq_orphan(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	cfqq_mark_orphan(cfqq);
 	cfqq_clear_idle_window(cfqq);
+	cfqq_clear_group_window(cfqq);
 	if (cfqq == cfqd->active_queue && cfqq_wait_request(cfqq)) {
 		cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
 		cfqd->rerun = true;
@@ -902,8 +903,10 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 			     cfqq->ioprio != level)) {
 		cfqq->ioprio_class = class;
 		cfqq->ioprio = level;
-		if (class == IOPRIO_CLASS_IDLE)
+		if (class == IOPRIO_CLASS_IDLE) {
 			cfqq_clear_idle_window(cfqq);
+			cfqq_clear_group_window(cfqq);
+		}
 		if (cfqq_on_rr(cfqq))
 			cfq_service_tree_add(cfqd, cfqq, true, ktime_get_ns());
 	}
@@ -1080,9 +1083,20 @@ EXPORT_SYMBOL_IF_KUNIT(cfq_rq_noidle);
  * The idle a queue's window is judged against: slice_idle, or group_idle
  * when slice_idle is 0 (then only the group may idle for the queue).
  */
-static u64 cfq_window_idle(struct cfq_data *cfqd)
+static u64 cfq_window_idle(struct cfq_data *cfqd, u64 slice_idle)
 {
-	return READ_ONCE(cfqd->slice_idle) ?: READ_ONCE(cfqd->group_idle);
+	return slice_idle ?: READ_ONCE(cfqd->group_idle);
+}
+
+/*
+ * The window of @cfqq the current setting uses: its idle window, or with
+ * slice_idle 0 its group window.  The other one may be stale, from
+ * before slice_idle was last written, until the queue's next request.
+ */
+static bool cfqq_window(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	return READ_ONCE(cfqd->slice_idle) ? cfqq_idle_window(cfqq) :
+					     cfqq_group_window(cfqq);
 }
 
 /*
@@ -1110,9 +1124,10 @@ static u64 cfq_window_idle(struct cfq_data *cfqd)
 static void cfq_update_idle_window(struct cfq_data *cfqd,
 				   struct cfq_queue *cfqq, struct cfq_io_cq *cic)
 {
-	bool group = !READ_ONCE(cfqd->slice_idle);
+	u64 slice_idle = READ_ONCE(cfqd->slice_idle);
+	u64 window = cfq_window_idle(cfqd, slice_idle);
+	bool group = !slice_idle;
 	bool idle = group ? cfqq_group_window(cfqq) : cfqq_idle_window(cfqq);
-	u64 window = cfq_window_idle(cfqd);
 	bool old = idle;
 
 	if (!cfqq_sync(cfqq) || cfqq_class_idle(cfqq))
@@ -1128,21 +1143,17 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 		idle = cfqq->ttime.mean_ns <= window;
 	else if (cfq_deep(cfqd))
 		idle = cfqq->seek_samples;
-	/* The other window goes with the setting that does not use it. */
+	/* Drop the window the current setting does not use. */
 	if (group)
 		cfqq_clear_idle_window(cfqq);
 	else
 		cfqq_clear_group_window(cfqq);
 	if (idle == old)
 		return;
-	if (idle && group)
-		cfqq_mark_group_window(cfqq);
-	else if (idle)
-		cfqq_mark_idle_window(cfqq);
-	else if (group)
-		cfqq_clear_group_window(cfqq);
+	if (group)
+		assign_bit(cfqq_bit_group_window, &cfqq->flags, idle);
 	else
-		cfqq_clear_idle_window(cfqq);
+		assign_bit(cfqq_bit_idle_window, &cfqq->flags, idle);
 	blk_add_trace_msg(cfqd->q, "cfq%d %s=%d", cfqq->pid,
 			  group ? "group_window" : "idle", idle);
 }
@@ -1423,11 +1434,10 @@ static bool cfq_should_group_idle(struct cfq_data *cfqd,
 	    cfqd->grp_st.count < 2 ||
 	    cfqq->cfqg->nr_cfqq != 1)
 		return false;
-	if (!cfq_deep(cfqd) || cfqq_idle_window(cfqq))
+	if (!cfq_deep(cfqd) || cfqq_window(cfqd, cfqq))
 		return true;
-	if (!READ_ONCE(cfqd->slice_idle))
-		return cfqq_group_window(cfqq);
-	return !cfqq->seek_samples;
+	/* With slice_idle 0 a new queue gets no hold (see above). */
+	return READ_ONCE(cfqd->slice_idle) && !cfqq->seek_samples;
 }
 
 /*
@@ -1547,14 +1557,13 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	 * not yet); seeky over the full window of 32 requests, as 4.x judged
 	 * it here.
 	 */
-	if ((cfqq_idle_window(cfqq) || cfqq_group_window(cfqq)) &&
-	    cfq_seeky(cfqq->seek_history, 32) &&
+	if (cfqq_window(cfqd, cfqq) && cfq_seeky(cfqq->seek_history, 32) &&
 	    (cfqq_slice_new(cfqq) ||
 	     cfqq->slice_end - now > now - cfqq->slice_start)) {
 		cfqq_clear_deep(cfqq);
 		cfqq_clear_idle_window(cfqq);
 		cfqq_clear_group_window(cfqq);
-		blk_add_trace_msg(cfqd->q, "cfq%d idle=0 (not deep)",
+		blk_add_trace_msg(cfqd->q, "cfq%d window=0 (not deep)",
 				  cfqq->pid);
 	}
 	if (cfqq->dispatched && (cfq_should_idle(cfqd, cfqq) ||
@@ -1792,8 +1801,8 @@ static void cfq_update_hw_tag(struct cfq_data *cfqd)
 	if (cfqd->rq_in_driver <= CFQ_HW_QUEUE_MIN &&
 	    cfqd->rq_queued <= CFQ_HW_QUEUE_MIN)
 		return;
-	/* One idling queue cannot show the depth. */
-	if (cfqq && cfqq_idle_window(cfqq) &&
+	/* One idling queue (or group) cannot show the depth. */
+	if (cfqq && cfqq_window(cfqd, cfqq) &&
 	    cfqq->dispatched + cfqq->queued < CFQ_HW_QUEUE_MIN &&
 	    cfqd->rq_in_driver < CFQ_HW_QUEUE_MIN)
 		return;
@@ -2067,7 +2076,8 @@ static void cfq_ttime_arrival(struct cfq_data *cfqd, struct cfq_ttime *tt,
 {
 	if (tt->last_end_ns)
 		cfq_ttime_add(tt, now - tt->last_end_ns,
-			      2 * cfq_window_idle(cfqd));
+			      2 * cfq_window_idle(cfqd,
+						  READ_ONCE(cfqd->slice_idle)));
 }
 
 /* @rq was queued in @cfqq: update what the scheduler knows of it. */

@@ -135,6 +135,8 @@ def summarize(results, expect=()):
 
 def read_allowed_skips(path):
     """{test name: reason} from a file of "NAME  REASON" lines ("#" comments).
+    NAME may carry a set label ("debug:block/013"): the skip is allowed in
+    that set only.
 
     A line without a reason is an error: every allowed skip says why.
     """
@@ -155,11 +157,13 @@ def read_allowed_skips(path):
 def police_skips(results, allowed):
     """Turn every skip whose test is not in @allowed into a failure.
 
-    Names are compared without their set label ("default:block/003" is
-    "block/003").
+    An entry without a set label allows the test's skip in every set
+    ("block/003" allows "default:block/003"); one with a label, in that
+    set alone ("debug:block/013").
     """
     for r in results:
-        if r.status != 'skip' or r.name.split(':', 1)[-1] in allowed:
+        if r.status != 'skip' or r.name in allowed or \
+                r.name.split(':', 1)[-1] in allowed:
             continue
         r.status = 'fail'
         r.detail = 'skipped, and tests/allowed-skips does not allow it: ' + \

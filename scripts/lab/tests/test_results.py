@@ -87,6 +87,16 @@ class ExpectAndSkipTest(unittest.TestCase):
                           ('default:a/003', 'pass')])
         self.assertIn('does not allow it: no fio', r[0].detail)
 
+    def test_labelled_skip_allowed_in_its_set_only(self):
+        r = results.parse_tap("ok 1 a/002 # SKIP lockdep is on\n",
+                              prefix='debug:')
+        r += results.parse_tap("ok 1 a/002 # SKIP no python3\n",
+                               prefix='default:')
+        results.police_skips(r, {'debug:a/002': 'lockdep reports upstream'})
+        self.assertEqual([(x.name, x.status) for x in r],
+                         [('debug:a/002', 'skip'),
+                          ('default:a/002', 'fail')])
+
     def test_allowed_skips_need_a_reason(self):
         path = os.path.join(os.environ.get('TMPDIR', '/tmp'),
                             'allowed-skips-%d' % os.getpid())
