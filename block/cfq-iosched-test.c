@@ -1259,6 +1259,7 @@ enum cfq_fix_window {
 	CFQ_FIX_NOIDLE,		/* next, a sync write with nothing to follow */
 	CFQ_FIX_THINKER,	/* thinks longer than group_idle */
 	CFQ_FIX_NEW,		/* one request: nothing */
+	CFQ_FIX_STALE,		/* sequential, then slice_idle is set to 8 ms */
 };
 
 /*
@@ -1268,7 +1269,9 @@ enum cfq_fix_window {
  * other group's read waits.  Not for a seeky queue, one whose next
  * request is a sync write without REQ_IDLE, one that thinks longer than
  * group_idle, or a new one.  Its history is set after its first request
- * and judged at its second, next to the first.
+ * and judged at its second, next to the first.  A group window left from
+ * slice_idle 0 decides nothing once slice_idle is set again: the queue,
+ * deep device and all, has no idle window, so its group does not idle.
  */
 static void cfq_fix_group_window(struct kunit *test, enum cfq_fix_window w)
 {
@@ -1276,6 +1279,7 @@ static void cfq_fix_group_window(struct kunit *test, enum cfq_fix_window w)
 	struct cfq_data *cfqd = f->cfqd;
 	struct request *a, *a2 = NULL, *b, *rq;
 	bool idles = w == CFQ_FIX_SEQ;
+	bool window = idles || w == CFQ_FIX_STALE;
 	struct cfq_queue *q0;
 	struct blkcg_gq *blkg;
 	struct cfq_group *g;
@@ -1305,7 +1309,9 @@ static void cfq_fix_group_window(struct kunit *test, enum cfq_fix_window w)
 	}
 	b = cfq_fix_add_in(f, 1, FAR, blkg);
 	KUNIT_EXPECT_FALSE(test, cfqq_idle_window(q0));
-	KUNIT_EXPECT_EQ(test, cfqq_group_window(q0), idles);
+	KUNIT_EXPECT_EQ(test, cfqq_group_window(q0), window);
+	if (w == CFQ_FIX_STALE)
+		cfqd->slice_idle = MS(8);
 
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
 	if (a2)
@@ -1348,6 +1354,11 @@ static void cfq_sm_group_window_new(struct kunit *test)
 {
 	cfq_fix_group_window(test, CFQ_FIX_NEW);
 }
+
+static void cfq_sm_group_window_stale(struct kunit *test)
+{
+	cfq_fix_group_window(test, CFQ_FIX_STALE);
+}
 #else
 static void cfq_sm_deep_noidle_end_groups(struct kunit *test)
 {
@@ -1380,6 +1391,11 @@ static void cfq_sm_group_window_thinker(struct kunit *test)
 }
 
 static void cfq_sm_group_window_new(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_group_window_stale(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
 }
@@ -2133,6 +2149,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_group_window_noidle),
 	KUNIT_CASE(cfq_sm_group_window_thinker),
 	KUNIT_CASE(cfq_sm_group_window_new),
+	KUNIT_CASE(cfq_sm_group_window_stale),
 	KUNIT_CASE(cfq_sm_stale_idle_timer),
 	KUNIT_CASE(cfq_test_slices_at_maxima),
 	KUNIT_CASE(cfq_sm_per_rq_prio),

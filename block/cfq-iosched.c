@@ -1089,14 +1089,13 @@ static u64 cfq_window_idle(struct cfq_data *cfqd, u64 slice_idle)
 }
 
 /*
- * The window of @cfqq the current setting uses: its idle window, or with
+ * The window of @cfqq that @slice_idle uses: its idle window, or with
  * slice_idle 0 its group window.  The other one may be stale, from
  * before slice_idle was last written, until the queue's next request.
  */
-static bool cfqq_window(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+static bool cfqq_window(struct cfq_queue *cfqq, u64 slice_idle)
 {
-	return READ_ONCE(cfqd->slice_idle) ? cfqq_idle_window(cfqq) :
-					     cfqq_group_window(cfqq);
+	return slice_idle ? cfqq_idle_window(cfqq) : cfqq_group_window(cfqq);
 }
 
 /*
@@ -1151,9 +1150,9 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 	if (idle == old)
 		return;
 	if (group)
-		assign_bit(cfqq_bit_group_window, &cfqq->flags, idle);
+		__assign_bit(cfqq_bit_group_window, &cfqq->flags, idle);
 	else
-		assign_bit(cfqq_bit_idle_window, &cfqq->flags, idle);
+		__assign_bit(cfqq_bit_idle_window, &cfqq->flags, idle);
 	blk_add_trace_msg(cfqd->q, "cfq%d %s=%d", cfqq->pid,
 			  group ? "group_window" : "idle", idle);
 }
@@ -1429,15 +1428,17 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 static bool cfq_should_group_idle(struct cfq_data *cfqd,
 				  struct cfq_queue *cfqq)
 {
+	u64 slice_idle = READ_ONCE(cfqd->slice_idle);
+
 	if (!READ_ONCE(cfqd->group_idle) || !cfqq_sync(cfqq) ||
 	    cfqq_orphan(cfqq) || cfqq_class_idle(cfqq) ||
 	    cfqd->grp_st.count < 2 ||
 	    cfqq->cfqg->nr_cfqq != 1)
 		return false;
-	if (!cfq_deep(cfqd) || cfqq_window(cfqd, cfqq))
+	if (!cfq_deep(cfqd) || cfqq_window(cfqq, slice_idle))
 		return true;
 	/* With slice_idle 0 a new queue gets no hold (see above). */
-	return READ_ONCE(cfqd->slice_idle) && !cfqq->seek_samples;
+	return slice_idle && !cfqq->seek_samples;
 }
 
 /*
@@ -1557,7 +1558,8 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	 * not yet); seeky over the full window of 32 requests, as 4.x judged
 	 * it here.
 	 */
-	if (cfqq_window(cfqd, cfqq) && cfq_seeky(cfqq->seek_history, 32) &&
+	if (cfqq_window(cfqq, READ_ONCE(cfqd->slice_idle)) &&
+	    cfq_seeky(cfqq->seek_history, 32) &&
 	    (cfqq_slice_new(cfqq) ||
 	     cfqq->slice_end - now > now - cfqq->slice_start)) {
 		cfqq_clear_deep(cfqq);
@@ -1802,7 +1804,7 @@ static void cfq_update_hw_tag(struct cfq_data *cfqd)
 	    cfqd->rq_queued <= CFQ_HW_QUEUE_MIN)
 		return;
 	/* One idling queue (or group) cannot show the depth. */
-	if (cfqq && cfqq_window(cfqd, cfqq) &&
+	if (cfqq && cfqq_window(cfqq, READ_ONCE(cfqd->slice_idle)) &&
 	    cfqq->dispatched + cfqq->queued < CFQ_HW_QUEUE_MIN &&
 	    cfqd->rq_in_driver < CFQ_HW_QUEUE_MIN)
 		return;
