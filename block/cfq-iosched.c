@@ -34,10 +34,10 @@
  *   whose last queue ran dry while other groups wait, unless the device
  *   is deep and the queue has no window (its idle window, or with
  *   slice_idle 0 its group window): a seeky queue has none, and that is
- *   the fix for the striped-array collapse of 2.6's group idling.  A group's only queue
- *   whose slice ends with nothing queued keeps the disk for its next
- *   request (wait_busy), so that the group does not lose its place on
- *   the tree.
+ *   the fix for the striped-array collapse of 2.6's group idling.  A
+ *   group's only queue whose slice ends with nothing queued keeps the
+ *   disk for its next request (wait_busy), so that the group does not
+ *   lose its place on the tree.
  *
  * blk-mq pulls requests: dispatch_request() returns one or none.  Idling
  * means has_work() says no and an hrtimer reruns the queue; every decision
@@ -1159,6 +1159,15 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 
 /* ---- slices ------------------------------------------------------------- */
 
+/* @cfqg's share of target_latency, by its hierarchical weight now. */
+static u64 cfq_group_target_slice(struct cfq_data *cfqd,
+				  struct cfq_group *cfqg)
+{
+	return cfq_group_slice(cfqd->target_latency,
+			       cfq_group_cur_hweight(cfqg),
+			       (u64)cfqd->grp_st.total_weight << CFQ_HW_SHIFT);
+}
+
 static u64 cfq_scaled_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	u64 slice = cfq_prio_slice(cfqd->slice[cfqq_sync(cfqq)], cfqq->ioprio);
@@ -1170,10 +1179,7 @@ static u64 cfq_scaled_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	return cfq_low_latency_slice(slice, cfqd->slice[1], cfqd->slice_idle,
 				     max(cfqg->busy_queues_avg[c],
 					 cfq_class_busy(cfqg, c)),
-				     cfq_group_slice(cfqd->target_latency,
-						     cfq_group_cur_hweight(cfqg),
-						     (u64)cfqd->grp_st.total_weight <<
-						     CFQ_HW_SHIFT));
+				     cfq_group_target_slice(cfqd, cfqg));
 }
 
 static void cfq_set_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq,
@@ -1296,10 +1302,7 @@ static void cfq_start_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
 	u64 slice;
 
 	cfq_update_busy_avg(cfqg, c);
-	slice = cfq_workload_slice(cfq_group_slice(cfqd->target_latency,
-						   cfq_group_cur_hweight(cfqg),
-						   (u64)cfqd->grp_st.total_weight <<
-						   CFQ_HW_SHIFT),
+	slice = cfq_workload_slice(cfq_group_target_slice(cfqd, cfqg),
 				   st->count, cfqg->busy_queues_avg[c],
 				   t == CFQ_ASYNC_WL, cfqd->slice[1],
 				   cfqd->slice[0], cfqd->slice_idle);
@@ -2633,9 +2636,8 @@ static int cfq_state_show(void *data, struct seq_file *m)
 	}
 	for (gn = rb_first_cached(&cfqd->grp_st.rb); gn; gn = rb_next(gn)) {
 		struct cfq_group *g = rb_entry(gn, struct cfq_group, rb_node);
-		int c, t;
-
 		unsigned int hw = cfq_group_hweight(g);
+		int c, t;
 
 		seq_printf(m, "group %p weight %u hweight %u.%02u vdisktime %llu busy %u served_ms %llu served_sectors %llu\n",
 			   g, g->weight, hw >> CFQ_HW_SHIFT,
