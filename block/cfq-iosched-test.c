@@ -1805,6 +1805,9 @@ static void cfq_sm_requeue_prepared(struct kunit *test)
 	cfq_fix_done(f, a);
 	KUNIT_EXPECT_EQ(test, cfqd->rq_in_driver, 0U);
 	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(cfq_fix_sync_queue(f, 0)));
+	/* the disk has been idle long enough for the idle class */
+	cfq_fix_fire(f);
+	f->cfqd->last_busy_ns = 0;
 	cfq_fix_drain(f);
 }
 
@@ -2104,6 +2107,158 @@ static void cfq_sm_hier_weights(struct kunit *test)
 }
 #endif
 
+/*
+ * Processes 0 and 1 read one stream between them.  Process 0's queue has
+ * sent its read; process 1's read, queued, follows it on the disk.  With
+ * cooperators on, that read is served at once (no idling for process 0)
+ * and the two queues are set up to merge; with them off, process 0's
+ * queue keeps the disk and idles.  Returns process 1's queue.
+ */
+static struct cfq_queue *cfq_fix_coop(struct cfq_fix *f, bool on)
+{
+	struct kunit *test = f->test;
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q0, *q1;
+	struct request *a, *b;
+
+	cfqd->cooperators = on;
+	a = cfq_fix_add(f, 0, 1000);
+	b = cfq_fix_add(f, 1, 1008);
+	q0 = cfq_fix_sync_queue(f, 0);
+	q1 = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	if (!on) {
+		KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+		cfq_fix_done(f, a);
+		KUNIT_EXPECT_TRUE(test, cfqq_wait_request(q0));
+		KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 1UL);
+		KUNIT_EXPECT_EQ(test, cfqd->stat_coop, 0UL);
+		KUNIT_EXPECT_NULL(test, q0->new_cfqq);
+		cfq_fix_drain(f);
+		return q1;
+	}
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_COOP), 1UL);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop, 1UL);
+	/* one process each: process 0's moves (the first found) */
+	KUNIT_EXPECT_PTR_EQ(test, q0->new_cfqq, q1);
+	KUNIT_EXPECT_NULL(test, q1->new_cfqq);
+	cfq_fix_done(f, a);
+	cfq_fix_done(f, b);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
+	return q1;
+}
+
+/*
+ * The cooperating processes end up in one queue: process 0 moves with its
+ * next read, which queues behind process 1's idling queue and ends its
+ * idle; the queue is shared, and the one process 0 left is freed.
+ */
+static void cfq_sm_coop_merge(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q1 = cfq_fix_coop(f, true);
+	unsigned int queues = cfqd->nr_queues;
+	struct request *a2;
+
+	a2 = cfq_fix_add(f, 0, 1016);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_fix_sync_queue(f, 0), q1);
+	KUNIT_EXPECT_TRUE(test, cfqq_coop(q1));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop_merges, 1UL);
+	KUNIT_EXPECT_EQ(test, cfqd->nr_queues, queues - 1);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_hits, 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a2);
+	cfq_fix_done(f, a2);
+	/* Process 1 exits: the queue is still process 0's, not orphaned. */
+	cfq_fix_exit_proc(f, 1);
+	KUNIT_EXPECT_FALSE(test, cfqq_orphan(q1));
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(q1));
+	cfq_fix_drain(f);
+}
+
+static void cfq_sm_coop_off(struct kunit *test)
+{
+	cfq_fix_coop(cfq_fix_new(test), false);
+}
+
+/*
+ * Process 0 exits before it moves: the reference it held on the queue it
+ * was to move to goes with it (the fixture's end finds no queue left).
+ */
+static void cfq_sm_coop_exit(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_queue *q1 = cfq_fix_coop(f, true);
+	int refs = q1->ref;
+
+	cfq_fix_exit_proc(f, 0);
+	KUNIT_EXPECT_EQ(test, q1->ref, refs - 1);
+	KUNIT_EXPECT_FALSE(test, cfqq_orphan(q1));
+	cfq_fix_drain(f);
+}
+
+/*
+ * The shared queue turns seeky (its processes read far apart now): at the
+ * end of its slice it is marked for splitting, and each process but the
+ * last gets a queue of its own with its next request.
+ */
+static void cfq_sm_coop_split(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q1 = cfq_fix_coop(f, true);
+	struct request *rq;
+	int i;
+
+	rq = cfq_fix_add(f, 0, 1016);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_fix_sync_queue(f, 0), q1);
+	for (i = 1; i <= 6; i++)
+		cfq_fix_add(f, i & 1, FAR + i * (1 << 21));
+	KUNIT_EXPECT_TRUE(test, cfq_seeky(q1->seek_history, 32));
+	cfq_fix_drain(f);
+	cfq_fix_fire(f);
+	KUNIT_EXPECT_NULL(test, cfqd->active_queue);
+	KUNIT_EXPECT_TRUE(test, cfqq_split_coop(q1));
+
+	rq = cfq_fix_add(f, 0, 1 << 20);
+	KUNIT_EXPECT_PTR_NE(test, cfq_fix_sync_queue(f, 0), q1);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop_splits, 1UL);
+	rq = cfq_fix_add(f, 1, 1 << 22);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_fix_sync_queue(f, 1), q1);
+	KUNIT_EXPECT_FALSE(test, cfqq_coop(q1));
+	KUNIT_EXPECT_FALSE(test, cfqq_split_coop(q1));
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop_splits, 1UL);
+	cfq_fix_drain(f);
+	(void)rq;
+}
+
+/*
+ * Only a queue of the active queue's own tree cooperates: an idle-class
+ * read that follows on the disk still waits for the disk to go idle.
+ */
+static void cfq_sm_coop_same_tree(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct request *a, *b;
+
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	b = cfq_fix_rq(f, 1, 1008,
+		       IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0));
+	cfq_fix_insert(f, b, 0);
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_EQ(test, f->cfqd->stat_coop, 0UL);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(cfq_fix_sync_queue(f, 0)));
+	/* the disk has been idle long enough for the idle class */
+	cfq_fix_fire(f);
+	f->cfqd->last_busy_ns = 0;
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -2160,6 +2315,11 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_tail_charged),
 	KUNIT_CASE(cfq_sm_tail_off_tree),
 	KUNIT_CASE(cfq_sm_hier_weights),
+	KUNIT_CASE(cfq_sm_coop_merge),
+	KUNIT_CASE(cfq_sm_coop_off),
+	KUNIT_CASE(cfq_sm_coop_exit),
+	KUNIT_CASE(cfq_sm_coop_split),
+	KUNIT_CASE(cfq_sm_coop_same_tree),
 	{}
 };
 

@@ -38,6 +38,11 @@
  *   group's only queue whose slice ends with nothing queued keeps the
  *   disk for its next request (wait_busy), so that the group does not
  *   lose its place on the tree.
+ * - Close cooperators.  Processes that read one stream between them, a
+ *   piece each in turn, have a queue each; when the active queue runs dry
+ *   and another queue's next request follows where it left the disk,
+ *   that queue goes next, without idling, and the two merge (split again
+ *   once the shared queue turns seeky).
  *
  * blk-mq pulls requests: dispatch_request() returns one or none.  Idling
  * means has_work() says no and an hrtimer reruns the queue; every decision
@@ -98,6 +103,12 @@
  */
 #define CFQ_SEEK_THR_SECTORS		800
 #define CFQ_SEEK_THR_NONROT_SECTORS	64
+/*
+ * A close cooperator: a queue whose next request starts within 8192
+ * sectors (4 MiB) of where the last dispatch ended (2.6.33's
+ * CFQQ_CLOSE_THR).
+ */
+#define CFQ_CLOSE_THR_SECTORS		(8 * 1024)
 /* hw_tag: a device holding this many requests has a deep queue. */
 #define CFQ_HW_QUEUE_MIN		5
 #define CFQ_HW_TAG_SAMPLES		50
@@ -109,6 +120,7 @@ static const char *const cfq_expire_name[CFQ_NR_EXPIRE] = {
 	[CFQ_EXP_PREEMPTED]	= "preempted",
 	[CFQ_EXP_ASYNC_RQ]	= "async_rq",
 	[CFQ_EXP_GONE]		= "gone",
+	[CFQ_EXP_COOP]		= "coop",
 };
 
 static struct kmem_cache *cfq_pool;
@@ -700,6 +712,167 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfq_st_insert(st, cfqq);
 }
 
+/* ---- positions: close cooperators -------------------------------------- */
+
+/*
+ * Processes that read one stream between them (the I/O threads of a
+ * virtual machine or of a file server, dump's readers) each have a queue
+ * of their own, and each queue alone looks like a reader that skips: the
+ * disk idles for each in turn while the next piece of the stream waits in
+ * another.  The busy sync queues of each level are kept in a tree by the
+ * sector of their next request, so that the active queue, run dry, finds
+ * a queue whose next request follows where it left the disk: that queue
+ * is served next, without idling or a seek (cfq_select_queue()), and the
+ * two queues are set up to merge: the processes of the one with fewer
+ * move to the other at their next request (cfq_get_queue()).  A shared
+ * queue that turns seeky (the processes no longer cooperate) is split
+ * again, one process at a time.
+ */
+static sector_t cfqq_pos(const struct cfq_queue *cfqq)
+{
+	return blk_rq_pos(cfqq->next_rq);
+}
+
+static void cfq_pos_tree_del(struct cfq_queue *cfqq)
+{
+	if (!cfqq->pos_root)
+		return;
+	rb_erase(&cfqq->pos_node, cfqq->pos_root);
+	cfqq->pos_root = NULL;
+}
+
+/*
+ * File @cfqq under the sector of its next request, if it is a sync queue
+ * of the RT or BE class with one; one queue per sector, as 2.6 kept it.
+ */
+static void cfq_pos_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	struct rb_node **p, *parent = NULL;
+	struct rb_root *root;
+	sector_t pos;
+
+	cfq_pos_tree_del(cfqq);
+	if (!cfqq_sync(cfqq) || cfqq_class_idle(cfqq) || !cfqq->next_rq)
+		return;
+	root = &cfqd->pos_tree[cfqq->ioprio];
+	pos = cfqq_pos(cfqq);
+	p = &root->rb_node;
+	while (*p) {
+		struct cfq_queue *other = rb_entry(*p, struct cfq_queue,
+						   pos_node);
+
+		if (pos == cfqq_pos(other))
+			return;
+		parent = *p;
+		p = pos < cfqq_pos(other) ? &parent->rb_left : &parent->rb_right;
+	}
+	rb_link_node(&cfqq->pos_node, parent, p);
+	rb_insert_color(&cfqq->pos_node, root);
+	cfqq->pos_root = root;
+}
+
+/* @rq (or NULL) is the request @cfqq serves next. */
+static void cfq_set_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    struct request *rq)
+{
+	cfqq->next_rq = rq;
+	cfq_pos_tree_add(cfqd, cfqq);
+}
+
+/* The references to @cfqq that processes hold (not its requests). */
+static int cfqq_process_refs(const struct cfq_queue *cfqq)
+{
+	return cfqq->ref - cfqq->allocated;
+}
+
+/*
+ * @cfqq and @new serve one stream: merge them, in the direction that
+ * moves fewer processes.  Each process to move holds a reference to its
+ * new queue from now on, so that a chain of merges stays valid while any
+ * of its processes has yet to move.
+ */
+static void cfq_setup_merge(struct cfq_queue *cfqq, struct cfq_queue *new)
+{
+	struct cfq_queue *next;
+	int refs, new_refs;
+
+	/* Without processes, @new's chain may lead to freed queues. */
+	if (cfqq_process_refs(new) <= 0)
+		return;
+	/* Merge into the end of a chain already set up; never a loop. */
+	while ((next = new->new_cfqq)) {
+		if (next == cfqq)
+			return;
+		new = next;
+	}
+	refs = cfqq_process_refs(cfqq);
+	new_refs = cfqq_process_refs(new);
+	if (refs <= 0 || new_refs <= 0)
+		return;
+	if (new_refs >= refs) {
+		cfqq->new_cfqq = new;
+		new->ref += refs;
+	} else {
+		new->new_cfqq = cfqq;
+		cfqq->ref += new_refs;
+	}
+}
+
+static void cfq_put_queue(struct cfq_queue *cfqq);
+
+/* A process of @cfqq leaves it: the references it holds for merges go. */
+static void cfq_put_cooperator(struct cfq_queue *cfqq)
+{
+	struct cfq_queue *next, *q = cfqq->new_cfqq;
+
+	while (q) {
+		if (WARN_ON_ONCE(q == cfqq))
+			break;
+		next = q->new_cfqq;
+		cfq_put_queue(q);
+		q = next;
+	}
+}
+
+/*
+ * @cfqq is the sync queue of @cic's process, which is about to queue a
+ * request.  A shared queue marked for splitting gives the process a queue
+ * of its own again (NULL: one is allocated), unless it is the last one;
+ * a queue set up to merge hands the process over to the merged queue.
+ */
+static struct cfq_queue *cfq_coop_queue(struct cfq_data *cfqd,
+					struct cfq_io_cq *cic,
+					struct cfq_queue *cfqq)
+{
+	struct cfq_queue *new = cfqq->new_cfqq;
+
+	if (cfqq_coop(cfqq) && cfqq_split_coop(cfqq)) {
+		if (cfqq_process_refs(cfqq) == 1) {
+			cfqq->pid = current->pid;
+			cfqq_clear_coop(cfqq);
+			cfqq_clear_split_coop(cfqq);
+			return cfqq;
+		}
+		blk_add_trace_msg(cfqd->q, "cfq%d split: pid %d", cfqq->pid,
+				  current->pid);
+		cfqd->stat_coop_splits++;
+		cic->cfqq[1] = NULL;
+		cfq_put_cooperator(cfqq);
+		cfq_put_queue(cfqq);
+		return NULL;
+	}
+	if (!new)
+		return cfqq;
+	blk_add_trace_msg(cfqd->q, "cfq%d merged into cfq%d: pid %d",
+			  cfqq->pid, new->pid, current->pid);
+	cfqd->stat_coop_merges++;
+	/* The reference cfq_setup_merge() took for this process. */
+	cic->cfqq[1] = new;
+	cfqq_mark_coop(new);
+	cfq_put_queue(cfqq);
+	return new;
+}
+
 /* @cfqq has requests: put it on a service tree. */
 static void cfq_add_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now)
 {
@@ -716,6 +889,7 @@ static void cfq_del_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 		return;
 	cfqq_clear_on_rr(cfqq);
 	cfq_st_remove(cfqq);
+	cfq_pos_tree_del(cfqq);
 	cfqd->busy_queues--;
 	cfq_group_queue_del(cfqd, cfqq->cfqg);
 }
@@ -851,12 +1025,19 @@ static void cfq_orphan(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	}
 }
 
-/* Give up the io_cq's reference to its queue @cfqq (sync if @sync). */
+/*
+ * Give up the io_cq's reference to its queue @cfqq (sync if @sync), and
+ * those it holds for merges.  A shared queue is left by its last process
+ * only when no other process holds it.
+ */
 static void cfq_cic_put(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			bool sync)
 {
-	if (sync && cfqq != &cfqd->oom_cfqq)
-		cfq_orphan(cfqd, cfqq);
+	if (sync && cfqq != &cfqd->oom_cfqq) {
+		cfq_put_cooperator(cfqq);
+		if (cfqq_process_refs(cfqq) == 1)
+			cfq_orphan(cfqd, cfqq);
+	}
 	cfq_put_queue(cfqq);
 }
 
@@ -909,7 +1090,10 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 		}
 		if (cfqq_on_rr(cfqq))
 			cfq_service_tree_add(cfqd, cfqq, true, ktime_get_ns());
+		cfq_pos_tree_add(cfqd, cfqq);
 	}
+	if (cfqq && sync)
+		cfqq = cfq_coop_queue(cfqd, cic, cfqq);
 	if (!cfqq) {
 		if (sync) {
 			cfqq = cfq_alloc_queue(cfqd, cfqg, true, class, level);
@@ -929,7 +1113,18 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 		cic->cfqq[sync] = cfqq;
 	}
 	cfqq->ref++;				/* the request's reference */
+	cfqq->allocated++;
 	return cfqq;
+}
+
+/* @rq gives up its reference to its queue. */
+static void cfq_rq_put_queue(struct request *rq)
+{
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+
+	rq->elv.priv[0] = NULL;
+	cfqq->allocated--;
+	cfq_put_queue(cfqq);
 }
 
 /* Give up the async queues of @cfqg (its cgroup went away or cfq exits). */
@@ -1021,7 +1216,7 @@ static void cfq_remove_rq(struct cfq_data *cfqd, struct request *rq)
 		return;
 	cfq_rq_set_flags(rq, flags & ~CFQ_RQ_QUEUED);
 	if (cfqq->next_rq == rq)
-		cfqq->next_rq = cfq_find_next_rq(cfqd, cfqq, rq);
+		cfq_set_next_rq(cfqd, cfqq, cfq_find_next_rq(cfqd, cfqq, rq));
 	list_del_init(&rq->queuelist);
 	elv_rb_del(&cfqq->sort_list, rq);
 	elv_rqhash_del(cfqd->q, rq);
@@ -1030,7 +1225,7 @@ static void cfq_remove_rq(struct cfq_data *cfqd, struct request *rq)
 	cfqq->queued--;
 	WRITE_ONCE(cfqd->rq_queued, cfqd->rq_queued - 1);
 	if (RB_EMPTY_ROOT(&cfqq->sort_list)) {
-		cfqq->next_rq = NULL;
+		cfq_set_next_rq(cfqd, cfqq, NULL);
 		/* The active queue stays on its tree until it expires. */
 		if (cfqd->active_queue != cfqq)
 			cfq_del_rr(cfqd, cfqq);
@@ -1231,6 +1426,9 @@ static void cfq_slice_expired_at(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 
 	if (cfqq == cfqd->active_queue)
 		cfqd->active_queue = NULL;
+	/* A shared queue that turned seeky: its processes no longer cooperate. */
+	if (cfqq_coop(cfqq) && cfqq_seeky(cfqd, cfqq))
+		cfqq_mark_split_coop(cfqq);
 
 	if (RB_EMPTY_ROOT(&cfqq->sort_list))
 		cfq_del_rr(cfqd, cfqq);
@@ -1524,12 +1722,68 @@ static void cfq_arm_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 }
 
 /*
+ * May @cfqq, whose next request is @dist sectors from where the active
+ * queue @cur left the disk, be served in its place?  Only a queue that
+ * waits in @cur's own service tree (its group, class and kind), and not
+ * a seeky one: it would take the disk far away at its next request.
+ */
+static bool cfq_coop_ok(struct cfq_data *cfqd, struct cfq_queue *cur,
+			struct cfq_queue *cfqq, sector_t dist)
+{
+	return cfqq && cfqq != cur && dist <= CFQ_CLOSE_THR_SECTORS &&
+	       cfqq->service_tree == cur->service_tree &&
+	       !cfqq_seeky(cfqd, cfqq);
+}
+
+/*
+ * A close cooperator of the active queue @cur, which has run dry: the
+ * nearest queue of its level, either side of the end of the last
+ * dispatch, that cfq_coop_ok() allows.  None for a seeky queue, or one of
+ * the idle class.
+ */
+static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd,
+					      struct cfq_queue *cur)
+{
+	struct cfq_queue *below = NULL, *above = NULL;
+	sector_t pos = cfqd->last_pos, db = 0, da = 0;
+	struct rb_node *n;
+
+	if (!READ_ONCE(cfqd->cooperators) || !cfqq_sync(cur) ||
+	    cfqq_class_idle(cur) || !cur->service_tree ||
+	    cur->service_tree->count < 2 || cfqq_seeky(cfqd, cur))
+		return NULL;
+	n = cfqd->pos_tree[cur->ioprio].rb_node;
+	while (n) {
+		struct cfq_queue *cfqq = rb_entry(n, struct cfq_queue, pos_node);
+
+		if (cfqq_pos(cfqq) <= pos) {
+			below = cfqq;
+			n = n->rb_right;
+		} else {
+			above = cfqq;
+			n = n->rb_left;
+		}
+	}
+	if (below)
+		db = pos - cfqq_pos(below);
+	if (above)
+		da = cfqq_pos(above) - pos;
+	if (!cfq_coop_ok(cfqd, cur, below, db))
+		below = NULL;
+	if (!cfq_coop_ok(cfqd, cur, above, da))
+		above = NULL;
+	if (below && above)
+		return db <= da ? below : above;
+	return below ?: above;
+}
+
+/*
  * The queue to dispatch from, or NULL to hold the disk (idling, or only
  * idle-class work that must wait).
  */
 static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 {
-	struct cfq_queue *cfqq = cfqd->active_queue;
+	struct cfq_queue *cfqq = cfqd->active_queue, *coop;
 
 	if (!cfqq)
 		goto new_queue;
@@ -1550,6 +1804,21 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	}
 	if (cfqq->next_rq)
 		return cfqq;
+	/*
+	 * Empty, and another queue's request follows where it left the disk:
+	 * serve that queue now, rather than idle or seek, and merge the two.
+	 */
+	coop = cfq_close_cooperator(cfqd, cfqq);
+	if (coop) {
+		if (!cfqq->new_cfqq)
+			cfq_setup_merge(cfqq, coop);
+		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_COOP, now);
+		cfqd->stat_coop++;
+		blk_add_trace_msg(cfqd->q, "cfq%d cooperator cfq%d", cfqq->pid,
+				  coop->pid);
+		cfq_set_active(cfqd, coop);
+		return coop;
+	}
 	/* Empty: idling, or about to idle once its requests complete. */
 	if (cfqq_wait_request(cfqq))
 		return NULL;
@@ -1932,8 +2201,7 @@ VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 	 * blk_mq_finish_request() follows at once: give up the request's
 	 * queue reference now rather than take the lock again there.
 	 */
-	rq->elv.priv[0] = NULL;
-	cfq_put_queue(cfqq);
+	cfq_rq_put_queue(rq);
 	cfq_unlock(cfqd, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(cfq_completed_request);
@@ -1985,8 +2253,7 @@ VISIBLE_IF_KUNIT void cfq_finish_request(struct request *rq)
 				cfqq->charged_until = 0;
 		}
 		WARN_ON_ONCE(cfq_rq_flags(rq) & CFQ_RQ_QUEUED);
-		rq->elv.priv[0] = NULL;
-		cfq_put_queue(cfqq);
+		cfq_rq_put_queue(rq);
 		cfq_unlock(cfqd, flags);
 	}
 	if (rq->elv.icq) {
@@ -2017,6 +2284,7 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 		cfqd->stat_no_icq++;
 		cfqq = &cfqd->oom_cfqq;
 		cfqq->ref++;
+		cfqq->allocated++;
 	}
 	rq->elv.priv[0] = cfqq;
 	return cfqq;
@@ -2205,7 +2473,8 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 	cfq_rq_set_flags(rq, cfq_rq_flags(rq) | CFQ_RQ_QUEUED);
 	cfqq->queued++;
 	WRITE_ONCE(cfqd->rq_queued, cfqd->rq_queued + 1);
-	cfqq->next_rq = cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_pos);
+	cfq_set_next_rq(cfqd, cfqq,
+			cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_pos));
 	if (!cfqq_on_rr(cfqq))
 		cfq_add_rr(cfqd, cfqq, now);
 	cfq_rq_enqueued(cfqd, cfqq, rq,
@@ -2278,8 +2547,9 @@ static void cfq_request_merged(struct request_queue *q, struct request *req,
 	    (cfq_rq_flags(req) & CFQ_RQ_QUEUED)) {
 		elv_rb_del(&cfqq->sort_list, req);
 		elv_rb_add(&cfqq->sort_list, req);
-		cfqq->next_rq = cfq_choose_req(cfqd, cfqq->next_rq, req,
-					       cfqd->last_pos);
+		cfq_set_next_rq(cfqd, cfqq,
+				cfq_choose_req(cfqd, cfqq->next_rq, req,
+					       cfqd->last_pos));
 	}
 }
 
@@ -2407,6 +2677,7 @@ VISIBLE_IF_KUNIT void cfq_init_data(struct cfq_data *cfqd,
 	cfqd->slice_async_rq = CFQ_SLICE_ASYNC_RQ;
 	cfqd->quantum = CFQ_QUANTUM;
 	cfqd->low_latency = 1;
+	cfqd->cooperators = 1;
 	cfqd->hw_tag = blk_queue_depth(q) >= CFQ_HW_QUEUE_MIN;
 	/* Nothing sync was delayed yet: async work may use the full depth. */
 	cfqd->last_delayed_sync = 0;
@@ -2549,6 +2820,7 @@ SHOW_FUNCTION(back_seek_penalty, cfqd->back_seek_penalty, CFQ_AS_IS);
 SHOW_FUNCTION(slice_async_rq, cfqd->slice_async_rq, CFQ_AS_IS);
 SHOW_FUNCTION(quantum, cfqd->quantum, CFQ_AS_IS);
 SHOW_FUNCTION(low_latency, cfqd->low_latency, CFQ_AS_IS);
+SHOW_FUNCTION(cooperators, cfqd->cooperators, CFQ_AS_IS);
 #undef SHOW_FUNCTION
 
 #define STORE_FUNCTION(name, __VAR, MIN, MAX, __CONV)			\
@@ -2582,6 +2854,7 @@ STORE_FUNCTION(back_seek_penalty, cfqd->back_seek_penalty, 1, 1000,
 STORE_FUNCTION(slice_async_rq, cfqd->slice_async_rq, 1, 1024, CFQ_AS_IS);
 STORE_FUNCTION(quantum, cfqd->quantum, 1, 4096, CFQ_AS_IS);
 STORE_FUNCTION(low_latency, cfqd->low_latency, 0, 1, CFQ_AS_IS);
+STORE_FUNCTION(cooperators, cfqd->cooperators, 0, 1, CFQ_AS_IS);
 #undef STORE_FUNCTION
 
 #define CFQ_RW_ATTR(name) __ATTR(name, 0644, cfq_##name##_show, cfq_##name##_store)
@@ -2599,6 +2872,7 @@ static struct elv_fs_entry cfq_attrs[] = {
 	CFQ_RW_ATTR(slice_async_rq),
 	CFQ_RW_ATTR(quantum),
 	CFQ_RW_ATTR(low_latency),
+	CFQ_RW_ATTR(cooperators),
 	__ATTR_NULL
 };
 
@@ -2681,6 +2955,9 @@ static int cfq_stats_show(void *data, struct seq_file *m)
 		   cfqd->stat_kicks);
 	seq_printf(m, "no_icq %lu\nrequeues %lu\nwait_busy %lu\n",
 		   cfqd->stat_no_icq, cfqd->stat_requeues, cfqd->stat_wait_busy);
+	seq_printf(m, "coop %lu\ncoop_merges %lu\ncoop_splits %lu\n",
+		   cfqd->stat_coop, cfqd->stat_coop_merges,
+		   cfqd->stat_coop_splits);
 	spin_unlock_irq(&cfqd->lock);
 	return 0;
 }

@@ -99,6 +99,12 @@ struct cfq_queue {
 	sector_t		last_pos;
 	enum cfq_wl_type	wl_type;	/* tree it was put on */
 
+	/* close cooperators (sync queues) */
+	struct rb_node		pos_node;	/* keyed by next_rq's sector */
+	struct rb_root		*pos_root;	/* NULL when not on a tree */
+	struct cfq_queue	*new_cfqq;	/* to be merged into */
+	unsigned int		allocated;	/* references held by requests */
+
 	pid_t			pid;
 };
 
@@ -158,6 +164,8 @@ enum cfqq_flag {
 	CFQQ_ORPHAN,		/* sync queue left by its process (exit, move) */
 	CFQQ_WAIT_BUSY,		/* slice extended to keep its group busy */
 	CFQQ_GROUP_WINDOW,	/* slice_idle 0: worth group_idle */
+	CFQQ_COOP,		/* shared by cooperating processes */
+	CFQQ_SPLIT_COOP,	/* shared, turned seeky: split it */
 };
 
 #define CFQQ_FNS(name, bit)						\
@@ -186,6 +194,8 @@ CFQQ_FNS(deep, CFQQ_DEEP)
 CFQQ_FNS(orphan, CFQQ_ORPHAN)
 CFQQ_FNS(group_window, CFQQ_GROUP_WINDOW)
 CFQQ_FNS(wait_busy, CFQQ_WAIT_BUSY)
+CFQQ_FNS(coop, CFQQ_COOP)
+CFQQ_FNS(split_coop, CFQQ_SPLIT_COOP)
 #undef CFQQ_FNS
 
 /*
@@ -203,6 +213,7 @@ enum cfq_expire_why {
 	CFQ_EXP_PREEMPTED,	/* a more important queue arrived */
 	CFQ_EXP_ASYNC_RQ,	/* async queue dispatched its share */
 	CFQ_EXP_GONE,		/* queue freed or switched group */
+	CFQ_EXP_COOP,		/* ran dry, a close cooperator goes on */
 	CFQ_NR_EXPIRE,
 };
 
@@ -214,6 +225,8 @@ struct cfq_data {
 	struct cfq_rb_root	grp_st;		/* busy groups by vdisktime */
 	struct cfq_group	*root_group;
 	struct cfq_queue	oom_cfqq;	/* when a queue cannot be allocated */
+	/* busy sync queues by their next request's sector, per level */
+	struct rb_root		pos_tree[IOPRIO_NR_LEVELS];
 
 	/* what is being served */
 	struct cfq_queue	*active_queue;
@@ -255,6 +268,7 @@ struct cfq_data {
 	unsigned int		quantum;
 	unsigned int		low_latency;
 	unsigned int		async_depth;	/* scheduler tags async may use */
+	unsigned int		cooperators;	/* serve and merge close queues */
 
 	/* statistics (debugfs) */
 	unsigned long		stat_slices;
@@ -270,6 +284,9 @@ struct cfq_data {
 	unsigned long		stat_no_icq;	/* requests without an io_cq */
 	unsigned long		stat_requeues;
 	unsigned long		stat_wait_busy;	/* slices extended for a group */
+	unsigned long		stat_coop;	/* a close cooperator served next */
+	unsigned long		stat_coop_merges;	/* processes moved */
+	unsigned long		stat_coop_splits;	/* processes split off */
 };
 
 struct request;
