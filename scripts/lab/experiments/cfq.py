@@ -15,7 +15,7 @@ from stats import (at_least, decimals_for, elevator_median, median_of,
 
 # The workloads BENCH_ONLY may name (experiments/cfq.sh, its only user).
 ONLY_WORKLOADS = ('striped', 'weights', 'fair', 'readers', 'null_blk',
-                  'scale', 'scale-cost')
+                  'scale', 'scale-cost', 'cooperators')
 
 
 def only_workloads(env):
@@ -59,6 +59,36 @@ CFQ_SCALE_N = (64, 256)
 
 
 CFQ_SCALE_COST_GROWTH = 1.10
+
+
+# cooperators: cfq with its queues merged against cfq without (it must
+# gain), and against bfq, which merges queues too
+CFQ_COOP_GAIN = 2.0
+CFQ_COOP_BFQ = 0.95
+
+
+def coop_row(agg, setup):
+    """The cooperators row of a setup (mq-deadline, bfq, cfq,
+    cfq-unmerged), or None."""
+    for r in workload_rows(agg, 'cooperators'):
+        if r['config'].get('setup') == setup:
+            return r
+    return None
+
+
+def coop_goals(agg):
+    """[(what, verdict)]: cfq's merged queues against cfq unmerged and
+    against bfq, on the threads' MB/s."""
+    rows = {s: coop_row(agg, s) for s in ('cfq', 'cfq-unmerged', 'bfq')}
+    mb = {s: median_of(r, 'threads_MBps') if r else None
+          for s, r in rows.items()}
+    return [
+        ('cooperators: 4 threads reading one stream, cfq MB/s >= %gx cfq '
+         'with cooperators 0' % CFQ_COOP_GAIN,
+         ratio_verdict(mb['cfq'], mb['cfq-unmerged'], CFQ_COOP_GAIN)),
+        ('the same: cfq MB/s >= %gx bfq' % CFQ_COOP_BFQ,
+         ratio_verdict(mb['cfq'], mb['bfq'], CFQ_COOP_BFQ)),
+    ]
 
 
 def weight_shares(agg):
@@ -327,8 +357,28 @@ def fmt_cfq(exp, agg, notes, ctx):
                     'slice ms their mean length (cfq\'s messages)')
         text.append('')
     text += scale_tables(agg)
+    coop = workload_rows(agg, 'cooperators')
+    if coop:
+        base = median_of(coop_row(agg, 'mq-deadline'), 'threads_MBps') \
+            if coop_row(agg, 'mq-deadline') else None
+        text.append('8. cooperators: 4 threads reading one stream in turn, '
+                    '64 KiB chunks, sata-7200:')
+        text += render(['setup', 'MB/s', 'x', 'seeks/1000 reads'],
+                       [[str(r['config'].get('setup')),
+                         cell(median_of(r, 'threads_MBps'), '%.1f'),
+                         cell(median_of(r, 'threads_MBps') / base
+                              if median_of(r, 'threads_MBps') is not None and base
+                              else None, '%.2fx'),
+                         cell(median_of(r, 'seeks_per_kread'), '%d')]
+                        for r in coop])
+        text.append('x: ratio to mq-deadline; cfq: cooperators 1 (the '
+                    'default), cfq-unmerged: 0; seeks: simhba\'s counters; '
+                    '%s' % of_runs(coop))
+        text.append('')
     text += goal_lines('goals of issue 13 (ratios measured in this run):',
                        cfq_goals(agg))
+    text += goal_lines('goals of issue 34 (ratios measured in this run):',
+                       coop_goals(agg))
     return '\n'.join(text)
 
 
@@ -391,13 +441,15 @@ def scale_tables(agg):
 
 
 def goals(e, agg):
-    """Issue 13's goals 1-4, 6 and 7."""
-    return ['%s: %s' % g for g in cfq_goals(agg)]
+    """Issue 13's goals 1-4, 6 and 7, then issue 34's (cooperators)."""
+    return ['%s: %s' % g for g in cfq_goals(agg) + coop_goals(agg)]
 
 
 def effects(e, agg):
-    """Issue 13's goals 1-4, 6 and 7 for the summary, one line each."""
-    return goal_effects(cfq_goals(agg), '13')
+    """Issue 13's goals 1-4, 6 and 7 and issue 34's for the summary, one
+    line each."""
+    return (goal_effects(cfq_goals(agg), '13') +
+            goal_effects(coop_goals(agg), '34'))
 
 
 EXPERIMENT = Experiment(
@@ -413,7 +465,8 @@ EXPERIMENT = Experiment(
      ('nullblk_kiops', 'null kIOPS'), ('served', 'served'),
      ('max_sched_ms', 'in cfq ms'), ('bound_ms', 'round ms'),
      ('max_disk_ms', 'at disk ms'), ('max_lat_ms', 'max lat ms'),
-     ('us_per_io', 'us per read')],
+     ('us_per_io', 'us per read'), ('threads_MBps', 'threads MB/s'),
+     ('seeks_per_kread', 'seeks/kread')],
     # the overhead first: a disk stall must not lose it
     parts=[Part('overhead', 2, accel='icount'), Part('disk', 7, cpus=1)],
     cpus=2, formatter=fmt_cfq,

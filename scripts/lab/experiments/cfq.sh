@@ -60,6 +60,16 @@
 #                  (dispatch to completion: the disk's own queue, which
 #                  reorders for the shortest positioning time and ages a
 #                  command for at most ncq_age_ms).
+#   cooperators    the same disk, 4 threads reading one stream in turn
+#                  (tests/common/coop-reader: each takes the next 64 KiB
+#                  chunk of a 1 GiB region, passes the turn on and reads
+#                  it with O_DIRECT), under mq-deadline, bfq, cfq
+#                  (cooperators 1, the default) and cfq with cooperators
+#                  0 (setup cfq-unmerged): threads_MBps, what the threads
+#                  read; seeks_per_kread, the disk's seeks (simhba's
+#                  counters) per 1000 reads; cfq's row carries
+#                  coop_merges, the processes it moved to a merged queue,
+#                  as a detail.
 #
 # Part "overhead" (BENCH_PART=overhead, or empty; it runs first), in a
 # guest whose clock counts instructions (elsewhere it is skipped):
@@ -77,7 +87,7 @@
 #
 # BENCH_ONLY (optional, comma separated) runs only the workloads named:
 # striped, weights, fair, readers (readers+writer), null_blk, scale,
-# scale-cost.
+# scale-cost, cooperators.
 
 # beyond lib.sh's (make bench's root on tmpfs)
 PROGRAMS="blktrace blkparse"
@@ -101,8 +111,10 @@ if bench_smoke; then
 fi
 # want WORKLOAD: BENCH_ONLY is unset or names WORKLOAD.
 want() { [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *",$1,"* ]]; }
+coop_setups="mq-deadline bfq cfq cfq-unmerged"
 if [ -n "${BENCH_ONLY:-}" ]; then
 	bench_note "BENCH_ONLY=$BENCH_ONLY: the other workloads did not run"
+	want cooperators || coop_setups=
 	want striped || nlist=
 	want readers || mixed=
 	want null_blk || overhead=
@@ -158,6 +170,15 @@ overhead=$(pick $overhead)
 scale_cost=$(pick $scale_cost)
 have cfq || setups=("base")
 have cfq || scale_cost=
+# the setups whose elevator this kernel has
+coop=
+for s in $coop_setups; do
+	if have "${s%-unmerged}"; then
+		coop="$coop $s"
+	elif [ "$s" != cfq-unmerged ]; then
+		bench_note "elevator $s is not available in this kernel: its cooperators row is missing"
+	fi
+done
 want weights || groups=0
 fair=0
 scale=
@@ -169,12 +190,45 @@ fi
 steps=0
 if [ $have_simhba = 1 ]; then
 	steps=$((${#setups[@]} * $(wc -w <<<"$nlist") + $(wc -w <<<"$mixed") +
-		 groups + fair + $(wc -w <<<"$scale")))
+		 groups + fair + $(wc -w <<<"$scale") + $(wc -w <<<"$coop")))
 fi
 [ -z "$nb" ] || ! bench_icount ||
 	steps=$((steps + $(wc -w <<<"$overhead") +
 		 $(wc -w <<<"$scale_cost") * $(wc -w <<<"$scale_n")))
 bench_plan $((steps * BENCH_RUNS))
+
+# cfq_coop DEV: one row per setup of the cooperators workload, each
+# reading the same region (the same zone) from its start.
+cfq_coop()
+{
+	local dev=$1 setup s out s0 r0 reads rd seeks merges on t
+
+	for setup in $coop; do
+		s=${setup%-unmerged}
+		bench_step "cooperators: $setup, 4 threads reading one stream in turn (${secs} s)"
+		bench_select "$dev" "$s" || continue
+		on=1
+		[ "$setup" = cfq ] || on=0
+		[ "$s" != cfq ] || echo "$on" >/sys/block/"$dev"/queue/iosched/cooperators
+		s0=$(_simhba_stat "$dev" seeks)
+		r0=$(_simhba_stat "$dev" reads)
+		if ! out=$("$LAB_TOP/tests/common/coop-reader" /dev/"$dev" 4 64 0 \
+				1024 seq:"$secs"); then
+			bench_note "cooperators: coop-reader failed under $setup"
+			continue
+		fi
+		read -r _ reads _ t <<<"$out"
+		rd=$(($(_simhba_stat "$dev" reads) - r0))
+		seeks=$(($(_simhba_stat "$dev" seeks) - s0))
+		merges=
+		[ "$setup" != cfq ] || merges=$(_sched_stat "$dev" coop_merges)
+		bench_row "{\"workload\": \"cooperators\", \"elevator\": \"$s\", \"setup\": \"$setup\"}" \
+			"{\"threads_MBps\": $(awk -v n="$reads" -v t="$t" 'BEGIN { printf "%.2f", n * 64 / 1024 / t }'), \"seeks_per_kread\": $((rd > 0 ? seeks * 1000 / rd : 0))}" \
+			${merges:+"{\"coop_merges\": $merges}"}
+	done
+	bench_select "$dev" cfq >/dev/null 2>&1 &&
+		echo 1 >/sys/block/"$dev"/queue/iosched/cooperators
+}
 
 # cfq_weights DEV: one row per group of the weights workload.
 cfq_weights()
@@ -560,6 +614,7 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 	[ $groups = 0 ] || cfq_weights "$dev"
 	[ $fair = 0 ] || cfq_fair "$dev"
 	[ -z "$scale" ] || cfq_scale "$dev"
+	[ -z "$coop" ] || cfq_coop "$dev"
 	# last: a stall here (bench_stalled) leaves the disk unusable
 	bench_small_writeback
 	size=$(($(cat /sys/block/"$dev"/size) * 512))

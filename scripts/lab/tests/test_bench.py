@@ -576,6 +576,22 @@ class CfqGoalTest(unittest.TestCase):
         self.assertEqual(g['null_blk 4 KiB random-read IOPS >= 0.9x '
                            'mq-deadline (icount)'], '0.90x met')
 
+    def test_cooperators(self):
+        def coop(setup, mb):
+            return ({'workload': 'cooperators', 'setup': setup,
+                     'elevator': setup.split('-')[0]}, {'threads_MBps': mb})
+        agg = rows_json([coop('mq-deadline', 65.0), coop('bfq', 62.0),
+                         coop('cfq', 60.0), coop('cfq-unmerged', 14.0)])
+        g = goals(cfq.coop_goals(agg))
+        self.assertEqual(g['cooperators: 4 threads reading one stream, cfq '
+                           'MB/s >= 2x cfq with cooperators 0'], '4.29x met')
+        self.assertEqual(g['the same: cfq MB/s >= 0.95x bfq'], '0.97x met')
+        # unmerged missing: no verdict, not a pass
+        g = goals(cfq.coop_goals(rows_json([coop('cfq', 60.0)])))
+        self.assertEqual(set(g.values()), {'no data'})
+        self.assertRegex(cfq.fmt_cfq(None, agg, [], {}),
+                         r'cfq-unmerged\s+14.0\s+0.22x')
+
     def test_nothing_measured_is_said(self):
         g = cfq.cfq_goals([])
         # goals 1-4, goal 6, then goal 7: N=64, N=256 and the cost
@@ -734,8 +750,9 @@ class CfqGoalTest(unittest.TestCase):
         v = report.goal_verdicts(bench.BY_NAME['cfq'], doc)
         self.assertIn('striped LUN, N=2: ioc idle >= 0.9x base (seed 002: '
                       '0.53x): 0.90x met', v)
-        # N=2 and N=4, then the 9 goals measured elsewhere, said missing
-        self.assertEqual(len(v), 11)
+        # N=2 and N=4, then the 9 goals measured elsewhere, said missing,
+        # and issue 34's 2 (cooperators)
+        self.assertEqual(len(v), 13)
 
 
 def scale(n, served, wait, bound=300.0, lat=None, disk=None):

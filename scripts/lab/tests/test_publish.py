@@ -434,7 +434,9 @@ class PublishTest(unittest.TestCase):
                          # reader (one per load, idle too); the trade
                          # against bfq (5) and the slow reader's disk
                          # total (2)
-                         ['issue 32'] * 21 + ['issue 34'] * 7)
+                         ['issue 32'] * 21 +
+                         # the overview's 7, cfq's cooperators 2
+                         ['issue 34'] * 9)
 
     def test_every_figure_follows_the_json(self):
         self.full_size()
