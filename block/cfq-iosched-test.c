@@ -1805,9 +1805,6 @@ static void cfq_sm_requeue_prepared(struct kunit *test)
 	cfq_fix_done(f, a);
 	KUNIT_EXPECT_EQ(test, cfqd->rq_in_driver, 0U);
 	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(cfq_fix_sync_queue(f, 0)));
-	/* the disk has been idle long enough for the idle class */
-	cfq_fix_fire(f);
-	f->cfqd->last_busy_ns = 0;
 	cfq_fix_drain(f);
 }
 
@@ -2141,7 +2138,7 @@ static struct cfq_queue *cfq_fix_coop(struct cfq_fix *f, bool on)
 	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_COOP), 1UL);
 	KUNIT_EXPECT_EQ(test, cfqd->stat_coop, 1UL);
-	/* one process each: process 0's moves (the first found) */
+	/* one process each: the expiring queue's process moves */
 	KUNIT_EXPECT_PTR_EQ(test, q0->new_cfqq, q1);
 	KUNIT_EXPECT_NULL(test, q1->new_cfqq);
 	cfq_fix_done(f, a);
@@ -2187,16 +2184,95 @@ static void cfq_sm_coop_off(struct kunit *test)
 /*
  * Process 0 exits before it moves: the reference it held on the queue it
  * was to move to goes with it (the fixture's end finds no queue left).
+ * Process 1 exited before, with a read at the device: its queue, held
+ * then only for process 0, has no process left and is orphaned, so that
+ * it does not idle when that read completes.
  */
 static void cfq_sm_coop_exit(struct kunit *test)
 {
 	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
 	struct cfq_queue *q1 = cfq_fix_coop(f, true);
-	int refs = q1->ref;
+	unsigned long idles = cfqd->stat_idle_starts;
+	struct request *b2;
+	int refs;
 
-	cfq_fix_exit_proc(f, 0);
+	b2 = cfq_fix_add(f, 1, 1016);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b2);
+	refs = q1->ref;
+	cfq_fix_exit_proc(f, 1);
 	KUNIT_EXPECT_EQ(test, q1->ref, refs - 1);
 	KUNIT_EXPECT_FALSE(test, cfqq_orphan(q1));
+	cfq_fix_exit_proc(f, 0);
+	KUNIT_EXPECT_EQ(test, q1->ref, refs - 2);
+	KUNIT_EXPECT_TRUE(test, cfqq_orphan(q1));
+	cfq_fix_done(f, b2);
+	KUNIT_EXPECT_NULL(test, cfqd->active_queue);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, idles);
+}
+
+/*
+ * A third process cooperates with the shared queue of two: the merge goes
+ * the other way (the one process moves), and the three share one queue.
+ */
+static void cfq_sm_coop_chain(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q1 = cfq_fix_coop(f, true), *q2;
+	struct request *a2, *c, *c2;
+
+	a2 = cfq_fix_add(f, 0, 1016);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_fix_sync_queue(f, 0), q1);
+	c = cfq_fix_add(f, 2, 1024);
+	q2 = cfq_fix_sync_queue(f, 2);
+	KUNIT_ASSERT_PTR_NE(test, q2, q1);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a2);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), c);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop, 2UL);
+	KUNIT_EXPECT_PTR_EQ(test, q2->new_cfqq, q1);
+	KUNIT_EXPECT_NULL(test, q1->new_cfqq);
+	cfq_fix_done(f, a2);
+	cfq_fix_done(f, c);
+	c2 = cfq_fix_add(f, 2, 1032);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_fix_sync_queue(f, 2), q1);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop_merges, 2UL);
+	KUNIT_EXPECT_EQ(test, q1->ref - q1->allocated, 3);
+	cfq_fix_drain(f);
+	(void)c2;
+}
+
+/*
+ * cooperators 0 keeps every process on a queue of its own: a merge set up
+ * before does not move its process (it does once they are on again), and
+ * a shared queue gives each process but its last a queue of its own.
+ */
+static void cfq_sm_coop_off_later(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q1 = cfq_fix_coop(f, true), *q0;
+
+	q0 = cfq_fix_sync_queue(f, 0);
+	KUNIT_ASSERT_PTR_EQ(test, q0->new_cfqq, q1);
+	cfqd->cooperators = 0;
+	cfq_fix_add(f, 0, 1016);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_fix_sync_queue(f, 0), q0);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop_merges, 0UL);
+	cfq_fix_drain(f);
+	cfqd->cooperators = 1;
+	cfq_fix_add(f, 0, 1 << 20);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_fix_sync_queue(f, 0), q1);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop_merges, 1UL);
+	cfq_fix_drain(f);
+
+	cfqd->cooperators = 0;
+	cfq_fix_add(f, 0, 1 << 21);
+	KUNIT_EXPECT_PTR_NE(test, cfq_fix_sync_queue(f, 0), q1);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop_splits, 1UL);
+	cfq_fix_add(f, 1, 1 << 22);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_fix_sync_queue(f, 1), q1);
+	KUNIT_EXPECT_FALSE(test, cfqq_coop(q1));
 	cfq_fix_drain(f);
 }
 
@@ -2236,8 +2312,10 @@ static void cfq_sm_coop_split(struct kunit *test)
 }
 
 /*
- * Only a queue of the active queue's own tree cooperates: an idle-class
- * read that follows on the disk still waits for the disk to go idle.
+ * Only a queue of the active queue's own tree cooperates: process 1's
+ * queue, whose process has exited (no idle window: the SYNC_NOIDLE tree),
+ * has a read that follows on the disk, but process 0's queue idles all
+ * the same.
  */
 static void cfq_sm_coop_same_tree(struct kunit *test)
 {
@@ -2246,17 +2324,17 @@ static void cfq_sm_coop_same_tree(struct kunit *test)
 
 	a = cfq_fix_add(f, 0, 1000);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	b = cfq_fix_rq(f, 1, 1008,
-		       IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0));
-	cfq_fix_insert(f, b, 0);
+	atomic_set(&f->ioc[1].active_ref, 0);
+	b = cfq_fix_add(f, 1, 1008);
+	atomic_set(&f->ioc[1].active_ref, 1);
+	KUNIT_ASSERT_EQ(test, cfq_fix_sync_queue(f, 1)->wl_type,
+			CFQ_SYNC_NOIDLE_WL);
 	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
 	KUNIT_EXPECT_EQ(test, f->cfqd->stat_coop, 0UL);
 	cfq_fix_done(f, a);
 	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(cfq_fix_sync_queue(f, 0)));
-	/* the disk has been idle long enough for the idle class */
-	cfq_fix_fire(f);
-	f->cfqd->last_busy_ns = 0;
 	cfq_fix_drain(f);
+	(void)b;
 }
 
 static struct kunit_case cfq_test_cases[] = {
@@ -2318,6 +2396,8 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_coop_merge),
 	KUNIT_CASE(cfq_sm_coop_off),
 	KUNIT_CASE(cfq_sm_coop_exit),
+	KUNIT_CASE(cfq_sm_coop_chain),
+	KUNIT_CASE(cfq_sm_coop_off_later),
 	KUNIT_CASE(cfq_sm_coop_split),
 	KUNIT_CASE(cfq_sm_coop_same_tree),
 	{}

@@ -743,7 +743,7 @@ static void cfq_pos_tree_del(struct cfq_queue *cfqq)
 
 /*
  * File @cfqq under the sector of its next request, if it is a sync queue
- * of the RT or BE class with one; one queue per sector, as 2.6 kept it.
+ * of the RT or BE class with one (after any queue at the same sector).
  */
 static void cfq_pos_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
@@ -761,8 +761,6 @@ static void cfq_pos_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 		struct cfq_queue *other = rb_entry(*p, struct cfq_queue,
 						   pos_node);
 
-		if (pos == cfqq_pos(other))
-			return;
 		parent = *p;
 		p = pos < cfqq_pos(other) ? &parent->rb_left : &parent->rb_right;
 	}
@@ -782,6 +780,7 @@ static void cfq_set_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 /* The references to @cfqq that processes hold (not its requests). */
 static int cfqq_process_refs(const struct cfq_queue *cfqq)
 {
+	WARN_ON_ONCE(cfqq->allocated > cfqq->ref);
 	return cfqq->ref - cfqq->allocated;
 }
 
@@ -819,6 +818,19 @@ static void cfq_setup_merge(struct cfq_queue *cfqq, struct cfq_queue *new)
 }
 
 static void cfq_put_queue(struct cfq_queue *cfqq);
+static void cfq_orphan(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+
+/*
+ * A process gives up its reference to the sync queue @cfqq.  If no other
+ * process holds the queue, the requests it has left are its last: it is
+ * orphaned (never idled for again) before they complete.
+ */
+static void cfq_put_process(struct cfq_queue *cfqq)
+{
+	if (cfqq_process_refs(cfqq) == 1)
+		cfq_orphan(cfqq->cfqd, cfqq);
+	cfq_put_queue(cfqq);
+}
 
 /* A process of @cfqq leaves it: the references it holds for merges go. */
 static void cfq_put_cooperator(struct cfq_queue *cfqq)
@@ -829,39 +841,43 @@ static void cfq_put_cooperator(struct cfq_queue *cfqq)
 		if (WARN_ON_ONCE(q == cfqq))
 			break;
 		next = q->new_cfqq;
-		cfq_put_queue(q);
+		cfq_put_process(q);
 		q = next;
 	}
 }
 
 /*
  * @cfqq is the sync queue of @cic's process, which is about to queue a
- * request.  A shared queue marked for splitting gives the process a queue
- * of its own again (NULL: one is allocated), unless it is the last one;
- * a queue set up to merge hands the process over to the merged queue.
+ * request; @own: the process's I/O priority is not the queue's.  A shared
+ * queue gives the process a queue of its own again (NULL: one is
+ * allocated) when it is marked for splitting, when cooperators are off or
+ * for that priority, unless the process is its last; then a queue set up
+ * to merge hands the process over to the merged queue.
  */
 static struct cfq_queue *cfq_coop_queue(struct cfq_data *cfqd,
 					struct cfq_io_cq *cic,
-					struct cfq_queue *cfqq)
+					struct cfq_queue *cfqq, bool own)
 {
-	struct cfq_queue *new = cfqq->new_cfqq;
+	bool on = READ_ONCE(cfqd->cooperators);
+	struct cfq_queue *new;
 
-	if (cfqq_coop(cfqq) && cfqq_split_coop(cfqq)) {
-		if (cfqq_process_refs(cfqq) == 1) {
-			cfqq->pid = current->pid;
-			cfqq_clear_coop(cfqq);
-			cfqq_clear_split_coop(cfqq);
-			return cfqq;
+	if (cfqq_coop(cfqq) && (cfqq_split_coop(cfqq) || !on || own)) {
+		if (cfqq_process_refs(cfqq) > 1) {
+			blk_add_trace_msg(cfqd->q, "cfq%d split: pid %d",
+					  cfqq->pid, current->pid);
+			cfqd->stat_coop_splits++;
+			cic->cfqq[1] = NULL;
+			cfq_put_cooperator(cfqq);
+			cfq_put_process(cfqq);
+			return NULL;
 		}
-		blk_add_trace_msg(cfqd->q, "cfq%d split: pid %d", cfqq->pid,
-				  current->pid);
-		cfqd->stat_coop_splits++;
-		cic->cfqq[1] = NULL;
-		cfq_put_cooperator(cfqq);
-		cfq_put_queue(cfqq);
-		return NULL;
+		/* The last process: the queue is its own again. */
+		cfqq->pid = current->pid;
+		cfqq_clear_coop(cfqq);
+		cfqq_clear_split_coop(cfqq);
 	}
-	if (!new)
+	new = cfqq->new_cfqq;
+	if (!new || !on || own)
 		return cfqq;
 	blk_add_trace_msg(cfqd->q, "cfq%d merged into cfq%d: pid %d",
 			  cfqq->pid, new->pid, current->pid);
@@ -869,7 +885,7 @@ static struct cfq_queue *cfq_coop_queue(struct cfq_data *cfqd,
 	/* The reference cfq_setup_merge() took for this process. */
 	cic->cfqq[1] = new;
 	cfqq_mark_coop(new);
-	cfq_put_queue(cfqq);
+	cfq_put_process(cfqq);
 	return new;
 }
 
@@ -936,7 +952,8 @@ static void cfq_put_queue(struct cfq_queue *cfqq)
 		cfqq->ref = 1;
 		return;
 	}
-	WARN_ON_ONCE(cfqq->queued || cfqq->dispatched);
+	WARN_ON_ONCE(cfqq->queued || cfqq->dispatched || cfqq->allocated ||
+		     cfqq->pos_root);
 	if (cfqd->active_queue == cfqq) {
 		cfq_slice_expired(cfqd, cfqq, CFQ_EXP_GONE);
 		cfqd->rerun = true;
@@ -1035,8 +1052,8 @@ static void cfq_cic_put(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 {
 	if (sync && cfqq != &cfqd->oom_cfqq) {
 		cfq_put_cooperator(cfqq);
-		if (cfqq_process_refs(cfqq) == 1)
-			cfq_orphan(cfqd, cfqq);
+		cfq_put_process(cfqq);
+		return;
 	}
 	cfq_put_queue(cfqq);
 }
@@ -1079,6 +1096,10 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 		cfq_cic_put(cfqd, cfqq, sync);
 		cfqq = NULL;
 	}
+	if (cfqq && sync)
+		cfqq = cfq_coop_queue(cfqd, cic, cfqq,
+				      cfqq->ioprio_class != class ||
+				      cfqq->ioprio != level);
 	/* The process's priority changed: its queue moves. */
 	if (cfqq && sync && (cfqq->ioprio_class != class ||
 			     cfqq->ioprio != level)) {
@@ -1092,8 +1113,6 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 			cfq_service_tree_add(cfqd, cfqq, true, ktime_get_ns());
 		cfq_pos_tree_add(cfqd, cfqq);
 	}
-	if (cfqq && sync)
-		cfqq = cfq_coop_queue(cfqd, cic, cfqq);
 	if (!cfqq) {
 		if (sync) {
 			cfqq = cfq_alloc_queue(cfqd, cfqg, true, class, level);
@@ -1722,17 +1741,45 @@ static void cfq_arm_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 }
 
 /*
- * May @cfqq, whose next request is @dist sectors from where the active
- * queue @cur left the disk, be served in its place?  Only a queue that
- * waits in @cur's own service tree (its group, class and kind), and not
- * a seeky one: it would take the disk far away at its next request.
+ * May @cfqq be served in the place of the active queue @cur?  Only a
+ * queue that waits in @cur's own service tree (its group, class and
+ * kind), and not a seeky one: it would take the disk far away at its next
+ * request.
  */
 static bool cfq_coop_ok(struct cfq_data *cfqd, struct cfq_queue *cur,
-			struct cfq_queue *cfqq, sector_t dist)
+			struct cfq_queue *cfqq)
 {
-	return cfqq && cfqq != cur && dist <= CFQ_CLOSE_THR_SECTORS &&
-	       cfqq->service_tree == cur->service_tree &&
+	return cfqq != cur && cfqq->service_tree == cur->service_tree &&
 	       !cfqq_seeky(cfqd, cfqq);
+}
+
+/* Queues looked at on each side of the head for a close cooperator. */
+#define CFQ_COOP_SCAN			4
+
+/*
+ * From @n, the nearest queue within CFQ_CLOSE_THR_SECTORS of @pos that
+ * cfq_coop_ok() allows, looking at up to CFQ_COOP_SCAN queues in one
+ * direction (@next: rb_next or rb_prev); its distance in @dist.
+ */
+static struct cfq_queue *cfq_coop_scan(struct cfq_data *cfqd,
+				       struct cfq_queue *cur,
+				       struct rb_node *n, sector_t pos,
+				       struct rb_node *(*next)(const struct rb_node *),
+				       sector_t *dist)
+{
+	int i;
+
+	for (i = 0; n && i < CFQ_COOP_SCAN; i++, n = next(n)) {
+		struct cfq_queue *cfqq = rb_entry(n, struct cfq_queue, pos_node);
+		sector_t p = cfqq_pos(cfqq);
+
+		*dist = p > pos ? p - pos : pos - p;
+		if (*dist > CFQ_CLOSE_THR_SECTORS)
+			break;
+		if (cfq_coop_ok(cfqd, cur, cfqq))
+			return cfqq;
+	}
+	return NULL;
 }
 
 /*
@@ -1744,37 +1791,29 @@ static bool cfq_coop_ok(struct cfq_data *cfqd, struct cfq_queue *cur,
 static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd,
 					      struct cfq_queue *cur)
 {
-	struct cfq_queue *below = NULL, *above = NULL;
+	struct rb_node *n, *below = NULL, *above = NULL;
+	struct cfq_queue *b, *a;
 	sector_t pos = cfqd->last_pos, db = 0, da = 0;
-	struct rb_node *n;
 
 	if (!READ_ONCE(cfqd->cooperators) || !cfqq_sync(cur) ||
 	    cfqq_class_idle(cur) || !cur->service_tree ||
-	    cur->service_tree->count < 2 || cfqq_seeky(cfqd, cur))
+	    cur->cfqg->nr_cfqq < 2 || cfqq_seeky(cfqd, cur))
 		return NULL;
 	n = cfqd->pos_tree[cur->ioprio].rb_node;
 	while (n) {
-		struct cfq_queue *cfqq = rb_entry(n, struct cfq_queue, pos_node);
-
-		if (cfqq_pos(cfqq) <= pos) {
-			below = cfqq;
+		if (cfqq_pos(rb_entry(n, struct cfq_queue, pos_node)) <= pos) {
+			below = n;
 			n = n->rb_right;
 		} else {
-			above = cfqq;
+			above = n;
 			n = n->rb_left;
 		}
 	}
-	if (below)
-		db = pos - cfqq_pos(below);
-	if (above)
-		da = cfqq_pos(above) - pos;
-	if (!cfq_coop_ok(cfqd, cur, below, db))
-		below = NULL;
-	if (!cfq_coop_ok(cfqd, cur, above, da))
-		above = NULL;
-	if (below && above)
-		return db <= da ? below : above;
-	return below ?: above;
+	b = cfq_coop_scan(cfqd, cur, below, pos, rb_prev, &db);
+	a = cfq_coop_scan(cfqd, cur, above, pos, rb_next, &da);
+	if (b && a)
+		return db <= da ? b : a;
+	return b ?: a;
 }
 
 /*
@@ -2658,10 +2697,14 @@ EXPORT_SYMBOL_IF_KUNIT(cfq_exit_icq);
 VISIBLE_IF_KUNIT void cfq_init_data(struct cfq_data *cfqd,
 				    struct request_queue *q)
 {
+	int i;
+
 	cfqd->q = q;
 	spin_lock_init(&cfqd->lock);
 	INIT_LIST_HEAD(&cfqd->dispatch);
 	cfqd->grp_st.rb = RB_ROOT_CACHED;
+	for (i = 0; i < IOPRIO_NR_LEVELS; i++)
+		cfqd->pos_tree[i] = RB_ROOT;
 	hrtimer_init(&cfqd->idle_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	cfqd->idle_timer.function = cfq_idle_timer_fn;
 
@@ -2881,13 +2924,15 @@ static struct elv_fs_entry cfq_attrs[] = {
 #ifdef CONFIG_BLK_DEBUG_FS
 static void cfq_show_queue(struct seq_file *m, struct cfq_queue *cfqq)
 {
-	seq_printf(m, "  cfq%d %s class %u prio %u type %d queued %u dispatched %u ttime_us %llu seeky %d idle_window %d group_window %d\n",
+	seq_printf(m, "  cfq%d %s class %u prio %u type %d queued %u dispatched %u ttime_us %llu seeky %d idle_window %d group_window %d coop %d processes %d merge_into %d\n",
 		   cfqq->pid, cfqq_sync(cfqq) ? "sync" : "async",
 		   cfqq->ioprio_class, cfqq->ioprio, cfqq->wl_type,
 		   cfqq->queued, cfqq->dispatched,
 		   div_u64(cfqq->ttime.mean_ns, NSEC_PER_USEC),
 		   cfq_seeky(cfqq->seek_history, cfqq->seek_samples),
-		   cfqq_idle_window(cfqq), cfqq_group_window(cfqq));
+		   cfqq_idle_window(cfqq), cfqq_group_window(cfqq),
+		   cfqq_coop(cfqq), cfqq->ref - cfqq->allocated,
+		   cfqq->new_cfqq ? cfqq->new_cfqq->pid : 0);
 }
 
 /* What is served, the busy groups and their queues. */

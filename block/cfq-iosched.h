@@ -103,7 +103,7 @@ struct cfq_queue {
 	struct rb_node		pos_node;	/* keyed by next_rq's sector */
 	struct rb_root		*pos_root;	/* NULL when not on a tree */
 	struct cfq_queue	*new_cfqq;	/* to be merged into */
-	unsigned int		allocated;	/* references held by requests */
+	int			allocated;	/* references held by requests */
 
 	pid_t			pid;
 };
