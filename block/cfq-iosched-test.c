@@ -117,34 +117,6 @@ static void cfq_test_scale_charge(struct kunit *test)
 			cfq_scale_charge(MS(1), 1));
 }
 
-/*
- * Groups of weights 100, 200, 400 and 800 served in vdisktime order, each
- * turn a fixed slice: the time each gets is in proportion to its weight.
- */
-static void cfq_test_vtime_shares(struct kunit *test)
-{
-	static const unsigned int w[] = { 100, 200, 400, 800 };
-	u64 vt[4] = {}, got[4] = {}, total = 0;
-	int turn, i;
-
-	for (turn = 0; turn < 1500; turn++) {
-		int best = 0;
-
-		for (i = 1; i < 4; i++)
-			if (vt[i] < vt[best])
-				best = i;
-		got[best] += MS(10);
-		total += MS(10);
-		vt[best] += cfq_scale_charge(MS(10), HW(w[best]));
-	}
-	for (i = 0; i < 4; i++) {
-		u64 want = div_u64(total * w[i], 1500);
-
-		KUNIT_EXPECT_LE(test, got[i], want + want / 50);
-		KUNIT_EXPECT_GE(test, got[i], want - want / 50);
-	}
-}
-
 /* A turn is charged from its first completion, else its first dispatch. */
 static void cfq_test_slice_charge(struct kunit *test)
 {
@@ -159,51 +131,6 @@ static void cfq_test_slice_charge(struct kunit *test)
 			NSEC_PER_MSEC / 10);
 	KUNIT_EXPECT_EQ(test, cfq_slice_charge(0, 0, MS(10)),
 			NSEC_PER_MSEC / 10);
-}
-
-/*
- * The weights of the cfq-weights benchmark on a disk: 4 groups of 100, 200, 400
- * and 800, one sequential reader each, every reader's region apart from
- * the others'.  A turn starts with a seek (6 ms) and a first read (1 ms);
- * the slice then runs from that first completion for the length
- * low_latency gives the group (its weight's share of target_latency:
- * 20, 40, 80 ms; the 800 group is held to slice_sync, 100 ms).  The seek
- * is the same for every group, the slices are not: the time each group
- * reads (its bytes) must still follow its weight.
- */
-static void cfq_test_vtime_seek_shares(struct kunit *test)
-{
-	static const unsigned int w[] = { 100, 200, 400, 800 };
-	const u64 seek = MS(6), first = MS(1);
-	u64 vt[4] = {}, read[4] = {}, total = 0, now = 0;
-	int turn, i;
-
-	for (turn = 0; turn < 2000; turn++) {
-		u64 slice, start;
-		int g = 0;
-
-		for (i = 1; i < 4; i++)
-			if (vt[i] < vt[g])
-				g = i;
-		slice = cfq_low_latency_slice(cfq_prio_slice(MS(100), 4),
-					      MS(100), MS(8), 1,
-					      cfq_group_slice(MS(300), w[g],
-							      1500));
-		start = now + seek + first;
-		read[g] += first + slice;
-		total += first + slice;
-		vt[g] += cfq_scale_charge(cfq_slice_charge(now, start,
-							   start + slice),
-					  HW(w[g]));
-		now = start + slice;
-	}
-	for (i = 0; i < 4; i++) {
-		u64 want = div_u64(total * w[i], 1500);
-
-		/* within 5 %: the first read of a turn is not charged */
-		KUNIT_EXPECT_LE(test, read[i], want + want / 20);
-		KUNIT_EXPECT_GE(test, read[i], want - want / 20);
-	}
 }
 
 /*
@@ -2092,6 +2019,73 @@ static void cfq_sm_hier_weights(struct kunit *test)
 	cfq_fix_drain(f);
 	cfq_fix_fire(f);
 }
+
+/*
+ * Groups of weights 100, 200, 400 and 800, one reader each that always
+ * has reads queued, take turns through the scheduler itself: each turn
+ * the active queue sends a read, the read completes (the slice starts),
+ * and the slice is made to end; the expiry charges the group
+ * (cfq_group_served()), and the group with the least virtual time goes
+ * next.  Whatever each charge is (real time, at least 100 us), the time
+ * charged to each group over its weight differs from any other group's
+ * by at most the largest single charge over the smallest weight: the
+ * groups share the disk time by their weights.
+ */
+static void cfq_sm_vtime_shares(struct kunit *test)
+{
+	static const unsigned int w[CFQ_NPROC] = { 100, 200, 400, 800 };
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct blkcg_gq *blkg[CFQ_NPROC];
+	struct cfq_group *g[CFQ_NPROC];
+	sector_t pos[CFQ_NPROC];
+	u64 max_charge = 0, lo = U64_MAX, hi = 0;
+	int turn, i, p, turns[CFQ_NPROC] = {};
+
+	for (i = 0; i < CFQ_NPROC; i++) {
+		blkg[i] = cfq_fix_blkg_under(f, &g[i], cfqd->root_group, w[i]);
+		pos[i] = (sector_t)(i + 1) << 24;
+		cfq_fix_add_in(f, i, pos[i], blkg[i]);
+		cfq_fix_add_in(f, i, pos[i] + 8, blkg[i]);
+		pos[i] += 16;
+	}
+	for (turn = 0; turn < 1500; turn++) {
+		struct cfq_queue *cfqq;
+		struct request *rq;
+		u64 before = 0, after = 0;
+
+		for (i = 0; i < CFQ_NPROC; i++)
+			before += g[i]->served_ns;
+		rq = cfq_dispatch_request(f->hctx);
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		for (i = 0; i < CFQ_NPROC; i++)
+			after += g[i]->served_ns;
+		max_charge = max(max_charge, after - before);
+		cfqq = rq->elv.priv[0];
+		for (p = 0; p < CFQ_NPROC && g[p] != cfqq->cfqg; p++)
+			;
+		KUNIT_ASSERT_LT(test, p, CFQ_NPROC);
+		turns[p]++;
+		cfq_fix_done(f, rq);
+		cfq_fix_add_in(f, p, pos[p], blkg[p]);
+		pos[p] += 8;
+		KUNIT_ASSERT_PTR_EQ(test, cfqd->active_queue, cfqq);
+		cfqq->slice_end = cfqq->slice_start;
+	}
+	for (i = 0; i < CFQ_NPROC; i++) {
+		u64 norm = div_u64(g[i]->served_ns, w[i]);
+
+		lo = min(lo, norm);
+		hi = max(hi, norm);
+		kunit_info(test, "weight %u: %d turns, %llu us charged\n", w[i],
+			   turns[i], div_u64(g[i]->served_ns, NSEC_PER_USEC));
+	}
+	KUNIT_EXPECT_LE(test, hi - lo, div_u64(max_charge, w[0]) + 1);
+	/* and the heaviest group had most of the turns */
+	KUNIT_EXPECT_GT(test, turns[3], turns[0] * 4);
+	cfq_fix_drain(f);
+	cfq_fix_fire(f);
+}
 #else
 static void cfq_sm_tail_off_tree(struct kunit *test)
 {
@@ -2099,6 +2093,11 @@ static void cfq_sm_tail_off_tree(struct kunit *test)
 }
 
 static void cfq_sm_hier_weights(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_vtime_shares(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
 }
@@ -2345,9 +2344,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_group_slice),
 	KUNIT_CASE(cfq_test_workload_slice),
 	KUNIT_CASE(cfq_test_scale_charge),
-	KUNIT_CASE(cfq_test_vtime_shares),
 	KUNIT_CASE(cfq_test_slice_charge),
-	KUNIT_CASE(cfq_test_vtime_seek_shares),
 	KUNIT_CASE(cfq_test_noidle_preempt),
 	KUNIT_CASE(cfq_test_ttime),
 	KUNIT_CASE(cfq_test_seeky),
@@ -2393,6 +2390,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_tail_charged),
 	KUNIT_CASE(cfq_sm_tail_off_tree),
 	KUNIT_CASE(cfq_sm_hier_weights),
+	KUNIT_CASE(cfq_sm_vtime_shares),
 	KUNIT_CASE(cfq_sm_coop_merge),
 	KUNIT_CASE(cfq_sm_coop_off),
 	KUNIT_CASE(cfq_sm_coop_exit),
