@@ -823,12 +823,15 @@ static void cfq_orphan(struct cfq_data *cfqd, struct cfq_queue *cfqq);
 /*
  * A process gives up its reference to the sync queue @cfqq.  If no other
  * process holds the queue, the requests it has left are its last: it is
- * orphaned (never idled for again) before they complete.
+ * orphaned (never idled for again) before they complete, and its merge
+ * target, which only its processes kept, is forgotten.
  */
 static void cfq_put_process(struct cfq_queue *cfqq)
 {
-	if (cfqq_process_refs(cfqq) == 1)
+	if (cfqq_process_refs(cfqq) == 1) {
 		cfq_orphan(cfqq->cfqd, cfqq);
+		cfqq->new_cfqq = NULL;
+	}
 	cfq_put_queue(cfqq);
 }
 
@@ -848,16 +851,20 @@ static void cfq_put_cooperator(struct cfq_queue *cfqq)
 
 /*
  * @cfqq is the sync queue of @cic's process, which is about to queue a
- * request; @own: the process's I/O priority is not the queue's.  A shared
- * queue gives the process a queue of its own again (NULL: one is
- * allocated) when it is marked for splitting, when cooperators are off or
- * for that priority, unless the process is its last; then a queue set up
- * to merge hands the process over to the merged queue.
+ * request of priority @class and @level.  A shared queue gives the
+ * process a queue of its own again (NULL: one is allocated) when it is
+ * marked for splitting, when cooperators are off or when the process's
+ * priority is not the queue's, unless the process is its last; then a
+ * queue set up to merge, of the process's priority, hands the process
+ * over to the merged queue.
  */
 static struct cfq_queue *cfq_coop_queue(struct cfq_data *cfqd,
 					struct cfq_io_cq *cic,
-					struct cfq_queue *cfqq, bool own)
+					struct cfq_queue *cfqq,
+					unsigned short class,
+					unsigned short level)
 {
+	bool own = cfqq->ioprio_class != class || cfqq->ioprio != level;
 	bool on = READ_ONCE(cfqd->cooperators);
 	struct cfq_queue *new;
 
@@ -877,7 +884,8 @@ static struct cfq_queue *cfq_coop_queue(struct cfq_data *cfqd,
 		cfqq_clear_split_coop(cfqq);
 	}
 	new = cfqq->new_cfqq;
-	if (!new || !on || own)
+	if (!new || !on || own || new->ioprio_class != class ||
+	    new->ioprio != level)
 		return cfqq;
 	blk_add_trace_msg(cfqd->q, "cfq%d merged into cfq%d: pid %d",
 			  cfqq->pid, new->pid, current->pid);
@@ -1097,9 +1105,7 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 		cfqq = NULL;
 	}
 	if (cfqq && sync)
-		cfqq = cfq_coop_queue(cfqd, cic, cfqq,
-				      cfqq->ioprio_class != class ||
-				      cfqq->ioprio != level);
+		cfqq = cfq_coop_queue(cfqd, cic, cfqq, class, level);
 	/* The process's priority changed: its queue moves. */
 	if (cfqq && sync && (cfqq->ioprio_class != class ||
 			     cfqq->ioprio != level)) {
