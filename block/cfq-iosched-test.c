@@ -2278,14 +2278,16 @@ static void cfq_sm_coop_off_later(struct kunit *test)
 /*
  * A process whose I/O priority is no longer its queue's does not move
  * into a merged queue of the old priority: there its requests would take
- * the other process's queued reads to the new one.
+ * the other process's queued reads to the new one.  Back at the old
+ * priority it moves; and when its priority changes again it leaves the
+ * shared queue for one of its own, the shared queue keeping its priority.
  */
 static void cfq_sm_coop_prio(struct kunit *test)
 {
 	const unsigned short be7 = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 7);
 	struct cfq_fix *f = cfq_fix_new(test);
 	struct cfq_data *cfqd = f->cfqd;
-	struct cfq_queue *q1 = cfq_fix_coop(f, true), *q0;
+	struct cfq_queue *q1 = cfq_fix_coop(f, true), *q0, *own;
 
 	q0 = cfq_fix_sync_queue(f, 0);
 	KUNIT_ASSERT_PTR_EQ(test, q0->new_cfqq, q1);
@@ -2297,18 +2299,14 @@ static void cfq_sm_coop_prio(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cfqd->stat_coop_merges, 0UL);
 	KUNIT_EXPECT_EQ(test, q1->ioprio, IOPRIO_BE_NORM);
 	cfq_fix_drain(f);
-}
 
-/* ... and a process of a shared queue that changes priority leaves it. */
-static void cfq_sm_coop_prio_split(struct kunit *test)
-{
-	const unsigned short be7 = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 7);
-	struct cfq_fix *f = cfq_fix_new(test);
-	struct cfq_data *cfqd = f->cfqd;
-	struct cfq_queue *q1 = cfq_fix_coop(f, true), *own;
+	/* its queue back at the old priority first, then the move */
+	cfq_fix_add(f, 0, 1032);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_fix_sync_queue(f, 0), q0);
+	cfq_fix_add(f, 0, 1040);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_fix_sync_queue(f, 0), q1);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_coop_merges, 1UL);
 
-	cfq_fix_add(f, 0, 1016);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_fix_sync_queue(f, 0), q1);
 	cfq_fix_insert(f, cfq_fix_rq(f, 0, 1 << 20, be7), 0);
 	own = cfq_fix_sync_queue(f, 0);
 	KUNIT_EXPECT_PTR_NE(test, own, q1);
@@ -2441,7 +2439,6 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_coop_chain),
 	KUNIT_CASE(cfq_sm_coop_off_later),
 	KUNIT_CASE(cfq_sm_coop_prio),
-	KUNIT_CASE(cfq_sm_coop_prio_split),
 	KUNIT_CASE(cfq_sm_coop_split),
 	KUNIT_CASE(cfq_sm_coop_same_tree),
 	{}
