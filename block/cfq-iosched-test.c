@@ -2086,6 +2086,31 @@ static void cfq_sm_vtime_shares(struct kunit *test)
 	cfq_fix_drain(f);
 	cfq_fix_fire(f);
 }
+
+/*
+ * Close reads of processes in two groups do not cooperate: the disk is the
+ * groups' to share by weight.  Process 0's queue, run dry with process 2
+ * waiting far away in its group, idles for its process; process 1's read
+ * in the other group, which follows on the disk, waits.
+ */
+static void cfq_sm_coop_groups(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_group *ga, *gb;
+	struct blkcg_gq *ba = cfq_fix_blkg(f, &ga), *bb = cfq_fix_blkg(f, &gb);
+	struct request *a;
+
+	a = cfq_fix_add_in(f, 0, 1000, ba);
+	cfq_fix_add_in(f, 2, FAR, ba);
+	cfq_fix_add_in(f, 1, 1008, bb);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_EQ(test, f->cfqd->stat_coop, 0UL);
+	cfq_fix_done(f, a);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(cfq_fix_sync_queue(f, 0)));
+	cfq_fix_drain(f);
+	cfq_fix_fire(f);
+}
 #else
 static void cfq_sm_tail_off_tree(struct kunit *test)
 {
@@ -2098,6 +2123,11 @@ static void cfq_sm_hier_weights(struct kunit *test)
 }
 
 static void cfq_sm_vtime_shares(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+
+static void cfq_sm_coop_groups(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
 }
@@ -2441,6 +2471,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_coop_prio),
 	KUNIT_CASE(cfq_sm_coop_split),
 	KUNIT_CASE(cfq_sm_coop_same_tree),
+	KUNIT_CASE(cfq_sm_coop_groups),
 	{}
 };
 
