@@ -2105,7 +2105,7 @@ static void cfq_sm_coop_groups(struct kunit *test)
 	cfq_fix_add_in(f, 1, 1008, bb);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
 	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
-	KUNIT_EXPECT_EQ(test, f->cfqd->stat_coop, 0UL);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_COOP), 0UL);
 	cfq_fix_done(f, a);
 	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(cfq_fix_sync_queue(f, 0)));
 	cfq_fix_drain(f);
@@ -2158,7 +2158,7 @@ static struct cfq_queue *cfq_fix_coop(struct cfq_fix *f, bool on)
 		cfq_fix_done(f, a);
 		KUNIT_EXPECT_TRUE(test, cfqq_wait_request(q0));
 		KUNIT_EXPECT_EQ(test, cfqd->stat_idle_starts, 1UL);
-		KUNIT_EXPECT_EQ(test, cfqd->stat_coop, 0UL);
+		KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_COOP), 0UL);
 		KUNIT_EXPECT_NULL(test, q0->new_cfqq);
 		cfq_fix_drain(f);
 		return q1;
@@ -2166,7 +2166,6 @@ static struct cfq_queue *cfq_fix_coop(struct cfq_fix *f, bool on)
 	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
 	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_COOP), 1UL);
-	KUNIT_EXPECT_EQ(test, cfqd->stat_coop, 1UL);
 	/* one process each: the expiring queue's process moves */
 	KUNIT_EXPECT_PTR_EQ(test, q0->new_cfqq, q1);
 	KUNIT_EXPECT_NULL(test, q1->new_cfqq);
@@ -2258,7 +2257,7 @@ static void cfq_sm_coop_chain(struct kunit *test)
 	KUNIT_ASSERT_PTR_NE(test, q2, q1);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a2);
 	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), c);
-	KUNIT_EXPECT_EQ(test, cfqd->stat_coop, 2UL);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_COOP), 2UL);
 	KUNIT_EXPECT_PTR_EQ(test, q2->new_cfqq, q1);
 	KUNIT_EXPECT_NULL(test, q1->new_cfqq);
 	cfq_fix_done(f, a2);
@@ -2401,7 +2400,7 @@ static void cfq_sm_coop_same_tree(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, cfq_fix_sync_queue(f, 1)->wl_type,
 			CFQ_SYNC_NOIDLE_WL);
 	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
-	KUNIT_EXPECT_EQ(test, f->cfqd->stat_coop, 0UL);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_COOP), 0UL);
 	cfq_fix_done(f, a);
 	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(cfq_fix_sync_queue(f, 0)));
 	cfq_fix_drain(f);

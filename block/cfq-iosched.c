@@ -769,10 +769,15 @@ static void cfq_pos_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq->pos_root = root;
 }
 
-/* @rq (or NULL) is the request @cfqq serves next. */
+/*
+ * @rq (or NULL) is the request @cfqq serves next: the queue is filed anew
+ * if that changes its sector (a front merge re-files it itself).
+ */
 static void cfq_set_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			    struct request *rq)
 {
+	if (rq == cfqq->next_rq)
+		return;
 	cfqq->next_rq = rq;
 	cfq_pos_tree_add(cfqd, cfqq);
 }
@@ -913,7 +918,6 @@ static void cfq_del_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 		return;
 	cfqq_clear_on_rr(cfqq);
 	cfq_st_remove(cfqq);
-	cfq_pos_tree_del(cfqq);
 	cfqd->busy_queues--;
 	cfq_group_queue_del(cfqd, cfqq->cfqg);
 }
@@ -1858,7 +1862,6 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 		if (!cfqq->new_cfqq)
 			cfq_setup_merge(cfqq, coop);
 		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_COOP, now);
-		cfqd->stat_coop++;
 		blk_add_trace_msg(cfqd->q, "cfq%d cooperator cfq%d", cfqq->pid,
 				  coop->pid);
 		cfq_set_active(cfqd, coop);
@@ -2595,6 +2598,8 @@ static void cfq_request_merged(struct request_queue *q, struct request *req,
 		cfq_set_next_rq(cfqd, cfqq,
 				cfq_choose_req(cfqd, cfqq->next_rq, req,
 					       cfqd->last_pos));
+		/* its sector moved, whichever request is next now */
+		cfq_pos_tree_add(cfqd, cfqq);
 	}
 }
 
@@ -2937,7 +2942,7 @@ static void cfq_show_queue(struct seq_file *m, struct cfq_queue *cfqq)
 		   div_u64(cfqq->ttime.mean_ns, NSEC_PER_USEC),
 		   cfq_seeky(cfqq->seek_history, cfqq->seek_samples),
 		   cfqq_idle_window(cfqq), cfqq_group_window(cfqq),
-		   cfqq_coop(cfqq), cfqq->ref - cfqq->allocated,
+		   cfqq_coop(cfqq), cfqq_process_refs(cfqq),
 		   cfqq->new_cfqq ? cfqq->new_cfqq->pid : 0);
 }
 
@@ -3006,9 +3011,8 @@ static int cfq_stats_show(void *data, struct seq_file *m)
 		   cfqd->stat_kicks);
 	seq_printf(m, "no_icq %lu\nrequeues %lu\nwait_busy %lu\n",
 		   cfqd->stat_no_icq, cfqd->stat_requeues, cfqd->stat_wait_busy);
-	seq_printf(m, "coop %lu\ncoop_merges %lu\ncoop_splits %lu\n",
-		   cfqd->stat_coop, cfqd->stat_coop_merges,
-		   cfqd->stat_coop_splits);
+	seq_printf(m, "coop_merges %lu\ncoop_splits %lu\n",
+		   cfqd->stat_coop_merges, cfqd->stat_coop_splits);
 	spin_unlock_irq(&cfqd->lock);
 	return 0;
 }

@@ -284,7 +284,6 @@ struct cfq_data {
 	unsigned long		stat_no_icq;	/* requests without an io_cq */
 	unsigned long		stat_requeues;
 	unsigned long		stat_wait_busy;	/* slices extended for a group */
-	unsigned long		stat_coop;	/* a close cooperator served next */
 	unsigned long		stat_coop_merges;	/* processes moved */
 	unsigned long		stat_coop_splits;	/* processes split off */
 };
