@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """The published results page: one bench run (or several that together
 hold each experiment once) turned into
-Documentation/block/blk26-results.rst, its figures copied beside it
-(blk26-results/NAME.png).
+Documentation/block/blk26-results.rst, its figures drawn beside it
+(blk26-results/NAME.png) and the runs' data kept with it
+(blk26-results/data/<run-id>/NAME.json.gz and NAME.csv.gz, pubdata.py).
 
   bench.py --publish RESULTS/RUN-ID [RESULTS/RUN-ID...] [--draft] [--out FILE]
+  bench.py --republish OUTDIR [--data DIR]
+  bench.py --republish --check [--page FILE]
   bench.py --spread LABEL=RESULTS/RUN-ID [LABEL=RESULTS/RUN-ID...]
 
 The second prints a table of the runs' spread: per experiment and
@@ -34,20 +37,34 @@ Only a full-size run of every experiment is published: with SCALE below
 1, an experiment missing or the machine not recorded, the page is
 written only with --draft, and then says DRAFT and why.  Otherwise the
 exit status is 2 with the reason, and nothing is written.
+
+Every figure is drawn at publish time from the JSON (figures.py, with
+the page's runs as its peers), never copied from the run's bench-time
+PNG; the same data draws the same bytes.  The data of the runs on the
+page is written to blk26-results/data/ (pubdata.py): each run's JSON and
+CSV, gzip-compressed, at most 4 MiB (pubdata.LIMIT) for the whole
+directory; a page whose data would exceed it is refused (exit status 2,
+nothing written), and the data of runs no longer on the page is removed.
+"bench.py --republish OUTDIR" writes the page, its figures and its data
+again from the committed data alone (republish.py), and --check compares
+that with the committed page and checks that every number on it has a
+source.
 """
 
 import argparse
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 import figures
+import pubdata
 from labpaths import TOP
-from report import config_name, spread_text, table
+from report import config_name, draw_figure, spread_text, table, \
+    write_csv
 from runner import clock_name, lab_line
 from stats import fewest_runs, most_runs, per_run, run_counts, runs_text, \
     runs_words, spreads
@@ -97,6 +114,9 @@ def load_runs(rundirs, experiments):
                                    'each experiment' % (name, where[name],
                                                         rundir))
             docs[name], where[name] = doc, rundir
+    # the experiments' order, however the runs were given: the same data
+    # writes the same page
+    docs = {e.name: docs[e.name] for e in experiments if e.name in docs}
     # a JSON written before bench.py recorded it: the experiment's own
     for e in experiments:
         if e.name in docs and e.values_per_run != 1:
@@ -318,8 +338,8 @@ def section(e, doc, run_id, peers, figdir, pngs):
         cap = (fig.caption if fig else []) or ['the medians of the run']
         out += ['   ' + esc('; '.join(cap)), '']
     else:
-        out += ['Figure: **missing** (the run has no %s.png; '
-                '``bench.py --report`` draws it).' % e.name, '']
+        out += ['Figure: **missing** (the run measured nothing of %s to '
+                'draw).' % e.name, '']
     out.append('Spread::')
     out += literal('\n'.join(spread_text(e, agg)) or
                    'no spread: fewer than 2 runs of any column')
@@ -439,9 +459,31 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
     return '\n'.join(out) + '\n'
 
 
+def draw(docs, experiments, tmp):
+    """Draw each experiment's figure from its JSON into tmp/NAME.png
+    (report.draw_figure, the page's runs as its peers); the names drawn.
+    An experiment that measured nothing has no figure; raises
+    PublishError when one that did cannot be drawn."""
+    drawn = []
+    for e in experiments:
+        doc = docs.get(e.name)
+        if doc is None or not doc.get('rows'):
+            continue
+        png = os.path.join(tmp, e.name + '.png')
+        if not draw_figure(e, doc, doc.get('run') or '', png, docs)[0]:
+            raise PublishError('%s: the figure could not be drawn '
+                               '(gnuplot, see above)' % e.name)
+        with open(png, 'rb') as fh:
+            data = pubdata.png_clean(fh.read())
+        with open(png, 'wb') as fh:
+            fh.write(data)
+        drawn.append(e.name)
+    return drawn
+
+
 def publish(rundirs, out, draft, experiments):
-    """Write the page for one or more runs to out and its figures beside
-    it; (exit status, message)."""
+    """Write the page for one or more runs to out, its figures drawn
+    beside it and the runs' data under them; (exit status, message)."""
     try:
         docs, where = load_runs(rundirs, experiments)
     except PublishError as ex:
@@ -452,17 +494,28 @@ def publish(rundirs, out, draft, experiments):
                    'written; --draft (make publish DRAFT=1) writes a page '
                    'marked DRAFT' % '; '.join(reasons))
     figdir = os.path.splitext(out)[0]
-    pngs = [n for n in docs
-            if os.path.isfile(os.path.join(where[n], n + '.png'))]
-    text = page(run_ids(docs, where), docs, experiments, reasons,
-                os.path.basename(figdir), pngs)
-    os.makedirs(figdir, exist_ok=True)
-    for e in experiments:
-        dst = os.path.join(figdir, e.name + '.png')
-        if e.name in pngs:
-            shutil.copyfile(os.path.join(where[e.name], e.name + '.png'), dst)
-        elif os.path.exists(dst):
-            os.unlink(dst)
+    runs = run_ids(docs, where)
+    with tempfile.TemporaryDirectory(prefix='publish-') as tmp:
+        def csv_of(name):
+            p = os.path.join(tmp, name + '.csv')
+            write_csv(p, docs[name].get('rows') or [])
+            with open(p) as fh:
+                return fh.read()
+        try:
+            data = pubdata.pack(runs, where, csv_of)
+            pngs = draw(docs, experiments, tmp)
+        except (PublishError, pubdata.DataError) as ex:
+            return 2, '%s: nothing written' % ex
+        text = page(runs, docs, experiments, reasons,
+                    os.path.basename(figdir), pngs)
+        os.makedirs(figdir, exist_ok=True)
+        for e in experiments:
+            dst = os.path.join(figdir, e.name + '.png')
+            if e.name in pngs:
+                os.replace(os.path.join(tmp, e.name + '.png'), dst)
+            elif os.path.exists(dst):
+                os.unlink(dst)
+    pubdata.write(os.path.join(figdir, pubdata.DATA), data)
     with open(out, 'w') as fh:
         fh.write(text)
     return 0, '%s written%s' % (out, ' (DRAFT: %s)' % '; '.join(reasons)

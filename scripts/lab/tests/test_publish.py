@@ -44,6 +44,18 @@ def summary(text):
             for r in rows[1:]}
 
 
+def fake_draw(e, doc, run_id, png, peers=None):
+    """report.draw_figure, without gnuplot: (drawn, caption)."""
+    with open(png, 'wb') as fh:
+        fh.write(b'\x89PNG drawn %s of %s' % (e.name.encode(),
+                                               run_id.encode()))
+    return True, []
+
+
+def drawn(name, run_id=RUN_ID):
+    return b'\x89PNG drawn %s of %s' % (name.encode(), run_id.encode())
+
+
 class PublishTest(unittest.TestCase):
     """A run made of the fixtures (every experiment, the smallest size),
     made full-size by editing its JSON where a test needs it."""
@@ -58,10 +70,16 @@ class PublishTest(unittest.TestCase):
                  os.path.join(FIXTURES, 'run-d139576', 'startup.json')]:
             shutil.copy(f, self.run)
         for e in bench.EXPERIMENTS:
+            # a bench-time figure, which publish does not copy
             with open(os.path.join(self.run, e.name + '.png'), 'wb') as fh:
-                fh.write(b'\x89PNG figure of ' + e.name.encode())
+                fh.write(b'\x89PNG bench-time figure of ' + e.name.encode())
         self.out = os.path.join(self.tmp, 'doc', 'blk26-results.rst')
         self.figs = os.path.join(self.tmp, 'doc', 'blk26-results')
+        # gnuplot draws in test_pubdata.py; here a figure is its name and
+        # run id
+        patch = mock.patch.object(publish, 'draw_figure', fake_draw)
+        patch.start()
+        self.addCleanup(patch.stop)
 
     def tearDown(self):
         shutil.rmtree(self.tmp)
@@ -257,8 +275,6 @@ class PublishTest(unittest.TestCase):
                 'default': tree2}))
             for ext in ('.json', '.png'):
                 shutil.move(os.path.join(self.run, n + ext), self.run2)
-            with open(os.path.join(self.run2, n + '.png'), 'wb') as fh:
-                fh.write(b'\x89PNG second run\'s ' + n.encode())
 
     def publish2(self, *args):
         return self.publish(*args, runs=[self.run, self.run2])
@@ -274,12 +290,19 @@ class PublishTest(unittest.TestCase):
         self.assertIn(':Dates: 2026-12-01 01:02:03 to 2026-12-02 03:04:05 '
                       '(the runs\' starts', page)
         self.assertIn(':Kernel source tree: default t1', page)
+        # each figure drawn from its own run's JSON
         for n in self.MOVED:
             with open(os.path.join(self.figs, n + '.png'), 'rb') as fh:
-                self.assertEqual(fh.read(), b'\x89PNG second run\'s ' +
-                                 n.encode())
+                self.assertEqual(fh.read(), drawn(n, self.SECOND))
         with open(os.path.join(self.figs, 'overview.png'), 'rb') as fh:
-            self.assertEqual(fh.read(), b'\x89PNG figure of overview')
+            self.assertEqual(fh.read(), drawn('overview'))
+        # and each run's data beside the page, under its own id
+        data = os.path.join(self.figs, 'data')
+        self.assertEqual(sorted(os.listdir(data)), [RUN_ID, self.SECOND])
+        self.assertEqual(sorted(os.listdir(os.path.join(data,
+                                                        self.SECOND))),
+                         ['cfq.csv.gz', 'cfq.json.gz', 'dbt2.csv.gz',
+                          'dbt2.json.gz'])
 
     def test_two_runs_of_two_kernel_sources_refused(self):
         self.split_run(tree2='t2')
@@ -328,7 +351,6 @@ class PublishTest(unittest.TestCase):
         stale = os.path.join(self.figs, 'overview.png')
         with open(stale, 'w') as fh:
             fh.write('an older run')
-        os.unlink(os.path.join(self.run, 'overview.png'))
         st, msg, page = self.publish()
         self.assertEqual(st, 0, msg)
         self.assertNotIn('DRAFT', page)
@@ -347,16 +369,31 @@ class PublishTest(unittest.TestCase):
         for e in bench.EXPERIMENTS:
             self.assertIn('\n%s%s\n' % (e.name, ' (seed %s)' % e.seed
                                         if e.seed else ''), page)
-            if e.name == 'overview':
-                continue
             self.assertIn('.. figure:: blk26-results/%s.png' % e.name, page)
+            # drawn from the JSON, not the run's bench-time figure: the
+            # older one beside the page is replaced
             with open(os.path.join(self.figs, e.name + '.png'), 'rb') as fh:
-                self.assertEqual(fh.read(), b'\x89PNG figure of ' +
-                                 e.name.encode())
-        # the run has no overview.png: said, and the older one is gone
-        self.assertIn('Figure: **missing** (the run has no overview.png',
-                      page)
+                self.assertEqual(fh.read(), drawn(e.name))
+
+    def test_nothing_measured_no_figure(self):
+        os.makedirs(self.figs)
+        stale = os.path.join(self.figs, 'overview.png')
+        with open(stale, 'w') as fh:
+            fh.write('an older run')
+        self.edit('overview', lambda d: d.update(rows=[]))
+        st, msg, page = self.publish('--draft')
+        self.assertEqual(st, 0, msg)
+        self.assertIn('Figure: **missing** (the run measured nothing of '
+                      'overview to draw).', page)
         self.assertFalse(os.path.exists(stale))
+
+    def test_figure_not_drawn_refused(self):
+        with mock.patch.object(publish, 'draw_figure',
+                               return_value=(False, [])):
+            st, msg, _ = self.publish('--draft')
+        self.assertEqual(st, 2)
+        self.assertIn('the figure could not be drawn', msg)
+        self.assertNothingWritten()
 
     def test_sections_hold_tables_seed_tables_spread_notes(self):
         # the fixtures' own runs: one of some figures, a draft

@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The data behind the published results page, kept beside it.
+
+make publish (publish.py) writes, with the page, each run's JSON and CSV
+of every experiment on the page:
+
+  Documentation/block/blk26-results/data/<run-id>/NAME.json.gz
+  Documentation/block/blk26-results/data/<run-id>/NAME.csv.gz
+
+The JSON is the run's file byte for byte (what publish.py reads and the
+figures are drawn from), the CSV the run's too (written from the JSON's
+rows when the run has none).  Both are compressed with gzip at level 9
+and no name or time in the header, so the same data gives the same
+bytes; a file whose content did not change is not written again.  The
+whole data directory must stay within LIMIT bytes (4 MiB): publish
+refuses a page whose data would exceed it.
+
+The figures are drawn at publish time from the JSON (figures.py,
+gnuplot's pngcairo terminal); png_clean() drops the chunks of a PNG that
+could hold a time or a program's name, so the same data draws the same
+bytes.
+"""
+
+import gzip
+import os
+import shutil
+import struct
+import zlib
+
+LIMIT = 4 * 2 ** 20
+DATA = 'data'
+KINDS = ('.json', '.csv')
+
+
+class DataError(Exception):
+    """Data that cannot be kept or read: nothing is written."""
+
+
+def gz(data):
+    """data compressed, the same bytes every time."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def pack(runs, where, csv_of):
+    """{'<run-id>/NAME.json.gz': bytes, ...} of the runs on the page.
+    runs: {run id: [experiments]} (publish.run_ids()); where: {experiment:
+    its results directory}; csv_of(name): the CSV's text written from the
+    JSON, for a run that has no NAME.csv.  Raises DataError when the data
+    would exceed LIMIT."""
+    out = {}
+    for rid, names in runs.items():
+        for n in names:
+            base = os.path.join(where[n], n)
+            with open(base + '.json', 'rb') as fh:
+                out['%s/%s.json.gz' % (rid, n)] = gz(fh.read())
+            if os.path.isfile(base + '.csv'):
+                with open(base + '.csv', 'rb') as fh:
+                    csv = fh.read()
+            else:
+                csv = csv_of(n).encode()
+            out['%s/%s.csv.gz' % (rid, n)] = gz(csv)
+    total = sum(len(b) for b in out.values())
+    if total > LIMIT:
+        big = sorted(out, key=lambda k: -len(out[k]))[:3]
+        raise DataError('the page\'s data would take %d bytes compressed, '
+                        'more than the bound of %d (%d MiB); the largest: %s'
+                        % (total, LIMIT, LIMIT >> 20, ', '.join(
+                            '%s %d' % (k, len(out[k])) for k in big)))
+    return out
+
+
+def write(datadir, files):
+    """Make datadir hold exactly files ({relative path: gzip bytes}): a
+    file of the same content is left as it is, any other file or
+    directory (a run no longer on the page) is removed."""
+    for rel, data in files.items():
+        p = os.path.join(datadir, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        try:
+            with gzip.open(p, 'rb') as fh:
+                same = fh.read() == gzip.decompress(data)
+        except (OSError, EOFError, zlib.error):
+            same = False
+        if not same:
+            with open(p, 'wb') as fh:
+                fh.write(data)
+    if not os.path.isdir(datadir):
+        return
+    for rid in os.listdir(datadir):
+        d = os.path.join(datadir, rid)
+        if not os.path.isdir(d):
+            os.unlink(d)
+            continue
+        for f in os.listdir(d):
+            if '%s/%s' % (rid, f) not in files:
+                p = os.path.join(d, f)
+                (shutil.rmtree if os.path.isdir(p) else os.unlink)(p)
+        if not os.listdir(d):
+            os.rmdir(d)
+
+
+def unpack(datadir, dest):
+    """Write the data of datadir as results directories under dest
+    (dest/<run-id>/NAME.json and NAME.csv); returns their paths, in
+    order.  Raises DataError when datadir holds no run."""
+    dirs = []
+    if os.path.isdir(datadir):
+        for rid in sorted(os.listdir(datadir)):
+            src = os.path.join(datadir, rid)
+            names = sorted(f for f in os.listdir(src)
+                           if f.endswith('.gz')) if os.path.isdir(src) else []
+            if not names:
+                continue
+            os.makedirs(os.path.join(dest, rid))
+            for f in names:
+                try:
+                    with gzip.open(os.path.join(src, f), 'rb') as fh:
+                        data = fh.read()
+                except (OSError, EOFError, zlib.error) as ex:
+                    raise DataError('%s/%s: not gzip data (%s)' % (rid, f,
+                                                                    ex))
+                with open(os.path.join(dest, rid, f[:-3]), 'wb') as fh:
+                    fh.write(data)
+            dirs.append(os.path.join(dest, rid))
+    if not dirs:
+        raise DataError('%s: no run\'s data in it (make publish writes '
+                        'data/<run-id>/NAME.json.gz)' % datadir)
+    return dirs
+
+
+# ancillary chunks that may hold a time, a program or a comment
+VOLATILE = (b'tIME', b'tEXt', b'zTXt', b'iTXt')
+
+
+def png_clean(data):
+    """The PNG without its VOLATILE chunks; data as it is when it is no
+    PNG."""
+    if not data.startswith(b'\x89PNG\r\n\x1a\n'):
+        return data
+    out, pos = [data[:8]], 8
+    while pos + 12 <= len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        if kind not in VOLATILE:
+            out.append(data[pos:pos + 12 + n])
+        pos += 12 + n
+    return b''.join(out)
