@@ -16,8 +16,14 @@
   bench.py --publish RESULTS/RUN-ID [--draft] [--out FILE]
                                      write the results page,
                                      Documentation/block/blk26-results.rst,
-                                     and copy the run's figures beside it
-                                     (publish.py)
+                                     draw its figures beside it and keep
+                                     the run's data there (publish.py,
+                                     pubdata.py)
+  bench.py --republish OUTDIR [--data DIR]
+  bench.py --republish --check [--page FILE]
+                                     the results page again from its
+                                     committed data, or checked against
+                                     it (republish.py)
   bench.py --spread LABEL=RESULTS/RUN-ID...
                                      the runs' spread per experiment and
                                      headline metric, a column per run
@@ -55,6 +61,7 @@ import sys
 import time
 
 import publish
+import republish
 from experiments import (anticipatory, bs_sweep, cfq, dbt2, ioc_random,
                          mq_scaling, overview, raid0_dd, sg_segments,
                          simhba_calibration, startup)
@@ -111,6 +118,8 @@ def main(argv):
         return report_dir(argv[1])
     if argv and argv[0] == '--publish':
         return publish.main(argv[1:], EXPERIMENTS)
+    if argv and argv[0] == '--republish':
+        return republish.main(argv[1:], EXPERIMENTS)
     if argv and argv[0] == '--spread':
         return publish.spread_main(argv[1:], EXPERIMENTS)
     check_only = bool(argv) and argv[0] == '--check'
