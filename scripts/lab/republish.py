@@ -95,6 +95,8 @@ STRUCTURAL = [
     (r'weight share \((\d\.\d+)\)|^\s*\d+ +\S+ +(\d\.\d+) ',
      'the share a weight is due: its part of the weights of the '
      'configuration, no measurement'),
+    (r'equal slices, (\d+(?:\.\d+)?)% each', 'an equal share: 100% '
+     'over the processes of the configuration'),
     (r'x (1\.024)\b', 'the unit factor of KiB to MB'),
     (r'\((\d{4})\)', 'the year of a seed thread'),
 ]

@@ -1,0 +1,231 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the data kept beside the results page (pubdata.py) and
+of the page drawn again from it (republish.py)."""
+
+import gzip
+import io
+import os
+import shutil
+import struct
+import sys
+import tempfile
+import unittest
+import zlib
+from contextlib import redirect_stderr, redirect_stdout
+from unittest import mock
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import bench  # noqa: E402
+import publish  # noqa: E402
+import pubdata  # noqa: E402
+import republish  # noqa: E402
+
+FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
+RUN_ID = '20261201-010203'
+# a small run of several experiments, and a second run (cfq's own id)
+RUN = [('run-cfe4f0a', n) for n in ('simhba-calibration', 'raid0-dd',
+                                     'ioc-random')]
+CFQ_RUN = '20261130-182451'
+
+HAVE_GNUPLOT = shutil.which('gnuplot') is not None
+
+
+def chunk(kind, body):
+    return struct.pack('>I4s', len(body), kind) + body + \
+        struct.pack('>I', zlib.crc32(kind + body))
+
+
+def fake_draw(e, doc, run_id, png, peers=None):
+    with open(png, 'wb') as fh:
+        fh.write(b'\x89PNG ' + e.name.encode())
+    return True, []
+
+
+class Fixture(unittest.TestCase):
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.run = os.path.join(self.tmp, 'results', RUN_ID)
+        os.makedirs(self.run)
+        for d, n in RUN:
+            shutil.copy(os.path.join(FIXTURES, d, n + '.json'), self.run)
+        self.out = os.path.join(self.tmp, 'doc', 'blk26-results.rst')
+        self.figs = os.path.join(self.tmp, 'doc', 'blk26-results')
+        self.data = os.path.join(self.figs, 'data')
+
+    def publish(self, *args):
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            st = bench.main(['--publish', self.run, '--out', self.out,
+                             '--draft'] + list(args))
+        return st, out.getvalue() + err.getvalue()
+
+
+class DataTest(Fixture):
+
+    def test_gz_has_no_time_or_name(self):
+        a = pubdata.gz(b'x' * 1000)
+        self.assertEqual(a, pubdata.gz(b'x' * 1000))
+        self.assertEqual(a[4:8], b'\0\0\0\0')          # MTIME
+        self.assertFalse(a[3] & 0x08)                   # no FNAME
+        self.assertEqual(gzip.decompress(a), b'x' * 1000)
+
+    def test_png_clean_drops_time_and_text(self):
+        sig = b'\x89PNG\r\n\x1a\n'
+        ihdr = chunk(b'IHDR', b'\0' * 13)
+        png = sig + ihdr + chunk(b'tIME', b'\x07\xea\x0c\x01\0\0\0') + \
+            chunk(b'tEXt', b'Software\0gnuplot') + chunk(b'IDAT', b'x') + \
+            chunk(b'IEND', b'')
+        self.assertEqual(pubdata.png_clean(png), sig + ihdr +
+                         chunk(b'IDAT', b'x') + chunk(b'IEND', b''))
+        self.assertEqual(pubdata.png_clean(b'no png'), b'no png')
+
+    def test_publish_writes_the_data(self):
+        with mock.patch.object(publish, 'draw_figure', fake_draw):
+            st, msg = self.publish()
+        self.assertEqual(st, 0, msg)
+        files = sorted(os.listdir(os.path.join(self.data, RUN_ID)))
+        self.assertEqual(files, sorted('%s.%s.gz' % (n, k) for _, n in RUN
+                                       for k in ('json', 'csv')))
+        with gzip.open(os.path.join(self.data, RUN_ID,
+                                    'raid0-dd.json.gz')) as fh, \
+                open(os.path.join(self.run, 'raid0-dd.json'), 'rb') as src:
+            self.assertEqual(fh.read(), src.read())
+        # the CSV written from the JSON's rows when the run has none
+        with gzip.open(os.path.join(self.data, RUN_ID,
+                                    'raid0-dd.csv.gz'), 'rt') as fh:
+            self.assertTrue(fh.readline().startswith('kernel,'))
+
+    def test_stale_run_removed(self):
+        os.makedirs(os.path.join(self.data, '20200101-000000'))
+        with open(os.path.join(self.data, '20200101-000000',
+                               'cfq.json.gz'), 'wb') as fh:
+            fh.write(pubdata.gz(b'{}'))
+        os.makedirs(os.path.join(self.data, RUN_ID))
+        old = os.path.join(self.data, RUN_ID, 'dbt2.json.gz')
+        with open(old, 'wb') as fh:
+            fh.write(pubdata.gz(b'{}'))
+        with mock.patch.object(publish, 'draw_figure', fake_draw):
+            st, msg = self.publish()
+        self.assertEqual(st, 0, msg)
+        self.assertEqual(os.listdir(self.data), [RUN_ID])
+        self.assertFalse(os.path.exists(old))
+
+    def test_bound_refused_nothing_written(self):
+        with mock.patch.object(pubdata, 'LIMIT', 1000):
+            st, msg = self.publish()
+        self.assertEqual(st, 2)
+        self.assertIn('more than the bound of 1000', msg)
+        self.assertIn('nothing written', msg)
+        self.assertFalse(os.path.exists(self.out))
+        self.assertFalse(os.path.exists(self.figs))
+
+    def test_bound_is_documented(self):
+        self.assertEqual(pubdata.LIMIT, 4 * 2 ** 20)
+        self.assertIn('4 MiB', publish.__doc__)
+        rst = os.path.join(os.path.dirname(__file__), '..', '..', '..',
+                           'Documentation', 'block', 'blk26-lab.rst')
+        with open(rst) as fh:
+            self.assertIn('4 MiB', fh.read())
+
+    def test_unpack_nothing(self):
+        with self.assertRaises(pubdata.DataError):
+            pubdata.unpack(os.path.join(self.tmp, 'none'),
+                           os.path.join(self.tmp, 'x'))
+
+
+@unittest.skipUnless(HAVE_GNUPLOT, 'no gnuplot')
+class RepublishTest(Fixture):
+    """The run published with its figures drawn by gnuplot, then drawn
+    again from its data alone."""
+
+    def setUp(self):
+        super().setUp()
+        run2 = os.path.join(self.tmp, 'results', CFQ_RUN)
+        os.makedirs(run2)
+        shutil.copy(os.path.join(FIXTURES, 'run-6646cc3', 'cfq.json'), run2)
+        self.runs = [self.run, run2]
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            st = bench.main(['--publish'] + self.runs +
+                            ['--out', self.out, '--draft'])
+        self.assertEqual(st, 0, err.getvalue())
+
+    def check(self, page=None):
+        return republish.check(page or self.out, self.data,
+                               bench.EXPERIMENTS)
+
+    def test_same_bytes_again(self):
+        again = os.path.join(self.tmp, 'again')
+        st, msg = republish.republish(self.data, again, bench.EXPERIMENTS)
+        self.assertEqual(st, 0, msg)
+        for f in ['blk26-results.rst'] + [
+                'blk26-results/%s.png' % n for n in
+                ('simhba-calibration', 'raid0-dd', 'ioc-random', 'cfq')]:
+            with open(os.path.join(self.tmp, 'doc', f), 'rb') as a, \
+                    open(os.path.join(again, f), 'rb') as b:
+                self.assertEqual(a.read(), b.read(), f)
+        self.assertEqual(self.check(), [])
+
+    def test_figure_byte_caught(self):
+        p = os.path.join(self.figs, 'cfq.png')
+        with open(p, 'rb') as fh:
+            b = bytearray(fh.read())
+        b[100] ^= 1
+        with open(p, 'wb') as fh:
+            fh.write(b)
+        self.assertEqual(self.check(), ['cfq.png: not the figure drawn '
+                                        'again from the data (gnuplot: the '
+                                        'same data draws the same bytes '
+                                        'with the same gnuplot, cairo and '
+                                        'fonts)'])
+
+    def test_page_number_caught(self):
+        with open(self.out) as fh:
+            text = fh.read()
+        self.assertIn('\n                141.4\n', text)
+        with open(self.out, 'w') as fh:
+            fh.write(text.replace('\n                141.4\n',
+                                  '\n                141.5\n'))
+        bad = self.check()
+        self.assertIn('the page differs from the one drawn again', bad[0])
+        self.assertTrue(any('141.5 is no number of the data (drawn from '
+                            'it: 141.4)' in b for b in bad), bad)
+
+    def test_invented_number_in_the_code_caught(self):
+        # the code writes a number no data gives: the pages agree, the
+        # number does not move with the data and is nowhere in it
+        real = publish.machine_text
+        with mock.patch.object(publish, 'machine_text',
+                               lambda d: real(d) + ', 4711 bogomips'):
+            out, err = io.StringIO(), io.StringIO()
+            with redirect_stdout(out), redirect_stderr(err):
+                bench.main(['--publish'] + self.runs +
+                           ['--out', self.out, '--draft'])
+            bad = self.check()
+        self.assertEqual(len(bad), 1, bad)
+        self.assertIn('4711 has no source', bad[0])
+
+    def test_stale_page_data_gone(self):
+        shutil.rmtree(self.data)
+        bad = self.check()
+        self.assertIn('cannot be drawn again', bad[0])
+
+
+class TokensTest(unittest.TestCase):
+
+    def test_tokens(self):
+        t = [x for _, x in republish.tokens(
+            'sata-7200 64KiB 6.12.117-blk26 141.4 0.87x (3/5) 2026-12-02, '
+            '10%')]
+        self.assertEqual(t, ['141.4', '0.87', '3', '5', '2026', '12', '02',
+                             '10'])
+
+    def test_skeleton(self):
+        self.assertEqual(republish.skeleton('a   1.5  b 2x'), 'a #  b #x'
+                         .replace('  ', ' '))
+
+
+if __name__ == '__main__':
+    unittest.main()
