@@ -7,7 +7,9 @@
 #                            "N passed, N failed, N skipped"
 #   make kernel              build bzImage + modules (KERNEL=default|debug|bare)
 #   make bench EXP=a,b       run experiments (EXP=list lists them)
-#   make publish RUN=results/ID  the results page of a full-size run
+#   make publish RUN=results/ID  the results page of a full-size run, its
+#                            figures drawn and its data kept beside it
+#   make republish OUT=dir   the page again from its committed data alone
 #   make series              export the patch series to out/series/
 #   make deb [KCONFIG=...]   linux-image and linux-headers packages of the
 #                            patched kernel (KCONFIG=lab|debian|<file>)
@@ -32,7 +34,7 @@ else
 TEST_KERNELS := default debug icount
 endif
 
-.PHONY: all help deps kernel test run bench bench-args run-args publish series deb deb-args boot soak soak-args clean distclean
+.PHONY: all help deps kernel test run bench bench-args run-args publish republish series deb deb-args boot soak soak-args clean distclean
 
 all help:
 	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
@@ -73,6 +75,14 @@ run-args:
 publish:
 	@[ -n "$(RUN)" ] || { echo "usage: make publish RUN='results/<run-id> [results/<run-id>...]' [DRAFT=1]" >&2; exit 2; }
 	$(LAB)/bench.py --publish $(RUN) $(if $(DRAFT),--draft)
+
+# "make republish OUT=<dir>": the results page, its figures and its data
+# written again into <dir> from the data committed beside the page
+# (Documentation/block/blk26-results/data), no results/ needed;
+# OUT=Documentation/block draws the committed page again in place.
+republish:
+	@[ -n "$(OUT)" ] || { echo "usage: make republish OUT=<dir>" >&2; exit 2; }
+	$(LAB)/bench.py --republish $(OUT)
 
 series:
 	$(LAB)/series.sh
