@@ -557,15 +557,16 @@ def percentile(bins, pct):
     return None
 
 
-def fio_read_bins(text):
+def fio_clat_bins(text, ddir='read'):
     """fio reports (--output-format=json+, as many as there are, one after
-    another) -> {job name: {clat ns: reads}}, the read completion latency
-    buckets of every job of that name in every report added up."""
+    another) -> {job name: {clat ns: I/Os}}, the completion latency
+    buckets of direction ddir (read or write) of every job of that name in
+    every report added up."""
     bins = {}
     for doc in fio_reports(text):
         for job in doc.get('jobs', []):
             b = bins.setdefault(job.get('jobname'), {})
-            clat = job.get('read', {}).get('clat_ns', {})
+            clat = job.get(ddir, {}).get('clat_ns', {})
             for v, n in (clat.get('bins') or {}).items():
                 b[int(v)] = b.get(int(v), 0) + n
     return bins
@@ -573,10 +574,10 @@ def fio_read_bins(text):
 
 def fio_read_p99(text):
     """fio reports -> {job name: {'reads': N, 'p99_ns': the 99th
-    percentile of the read completion latency}} (fio_read_bins()).  A job
+    percentile of the read completion latency}} (fio_clat_bins()).  A job
     name none of whose jobs read has p99_ns None."""
     return {name: {'reads': sum(b.values()), 'p99_ns': percentile(b, 99)}
-            for name, b in fio_read_bins(text).items()}
+            for name, b in fio_clat_bins(text).items()}
 
 
 def fio_jobs(text):
@@ -612,6 +613,35 @@ def fio_job_p99(text, job, unit):
     if v is None:
         return None
     return float('%.6g' % (v / {'ms': 1e6, 'us': 1e3}[unit]))
+
+
+# The points of a latency distribution the experiments record, as
+# percentiles (100: the longest): p50, p90, p99, p99.9 and the maximum a
+# reader asks for first, and enough points between them to draw its CDF.
+LAT_PCTS = (1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 100)
+
+
+def lat_key(prefix, pct, unit, tag=''):
+    """The metric name of a latency percentile: reader_p99_ms,
+    reader_p999_ms (99.9), reader_max_ms (100); with a tag, which names a
+    variant of a workload, before the unit (reader_p99_4w_ms)."""
+    p = 'max' if pct == 100 else 'p' + ('%g' % pct).replace('.', '')
+    return '_'.join([prefix, p] + ([tag] if tag else []) + [unit])
+
+
+def fio_job_lat(text, job, ddir, unit, prefix):
+    """The completion latency distribution of the jobs named job in
+    direction ddir (fio_clat_bins()): {lat_key(prefix, p, unit): value}
+    for each p of LAT_PCTS, in ms or us to 6 significant digits, by fio's
+    rule (percentile()); every value None when they did no such I/O."""
+    bins = fio_clat_bins(text, ddir).get(job, {})
+    div = {'ms': 1e6, 'us': 1e3}[unit]
+    out = {}
+    for p in LAT_PCTS:
+        v = percentile(bins, p)
+        out[lat_key(prefix, p, unit)] = (None if v is None else
+                                         float('%.6g' % (v / div)))
+    return out
 
 
 def startup_stats(text, cap, app):
@@ -672,7 +702,7 @@ def fio_misses(text, job, ms):
     was late.  rt_p99_ms is their 99th percentile.  ValueError when they
     read nothing."""
     limit = float(ms) * 1e6
-    bins = fio_read_bins(text).get(job)
+    bins = fio_clat_bins(text).get(job)
     if not bins:
         raise ValueError('job %s read nothing' % job)
     p99 = percentile(bins, 99)
@@ -741,6 +771,7 @@ PARSERS = {
     'blk-wait': ((), parse_blk_wait),
     'fio-read-p99': ((), fio_read_p99),
     'fio-job-p99': (('JOB', 'ms|us'), fio_job_p99),
+    'fio-job-lat': (('JOB', 'read|write', 'ms|us', 'PREFIX'), fio_job_lat),
     'fio-iops': ((), fio_iops),
     'fio-mbps': (('JOB', 'read|write'), fio_mbps),
     'fio-misses': (('JOB', 'MS'), fio_misses),

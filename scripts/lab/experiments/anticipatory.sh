@@ -27,13 +27,15 @@
 #      instructions the whole guest (fio included) spends per I/O, and
 #      repeated runs agree within about 1 %.
 #
-# Beside each throughput, the 99th percentile of the read latency of the
-# workload's readers (all of them together; for the null_blk load, all its
-# slices), from fio's own completion-latency buckets (fio_read_p99):
-# reader_p99_ms, seq2_p99_ms, seq4_p99_ms, oltp_p99_ms (the 8 readers, not
-# the writer), nullblk_p99_us and nullblk_wall_p99_us.  Every reader is a
-# fio job; the latency is that of one read call (psync) or one request
-# (libaio, null_blk).
+# Beside each throughput, the read latency of the workload's readers (all
+# of them together; for the null_blk load, all its slices), from fio's own
+# completion-latency buckets: for the disk workloads its distribution
+# (fio_lat_fields: reader_, seq2_, seq4_ and oltp_ (the 8 readers) p50 ...
+# p99.9 and max in ms, and the writers' beside them: writer_ (buffered
+# writes) and oltp_write_ (the O_SYNC writer)), for null_blk its 99th
+# percentile (fio_read_p99): nullblk_p99_us and nullblk_wall_p99_us.
+# Every reader is a fio job; the latency is that of one read call (psync)
+# or one request (libaio, null_blk).
 #
 # Each measurement lasts 10 s x BENCH_SCALE (at least 1 s); the null_blk
 # ones rotate through the schedulers in slices of about 2 s.
@@ -102,7 +104,7 @@ if [ -n "$dev" ]; then
 			    --name=rd --rw=randread --numjobs=8 --norandommap \
 			    --name=wr --rw=randwrite --sync=1 --numjobs=1 --norandommap \
 			    >/dev/null 2>&1
-			bench_row "$cfg" "{\"oltp_iops\": $(fio_total_iops "$TEST_TMP/oltp.json" 2>/dev/null || echo null), \"oltp_p99_ms\": $(fio_read_p99 ms rd "$TEST_TMP/oltp.json")}"
+			bench_row "$cfg" "{\"oltp_iops\": $(fio_total_iops "$TEST_TMP/oltp.json" 2>/dev/null || echo null), $(fio_lat_fields oltp rd read ms "$TEST_TMP/oltp.json"), $(fio_lat_fields oltp_write wr write ms "$TEST_TMP/oltp.json")}"
 		done
 	done
 fi

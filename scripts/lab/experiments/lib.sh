@@ -226,6 +226,24 @@ fio_read_p99()
 	bench_parse fio-job-p99 "$job" "$unit" "$@" 2>/dev/null || echo null
 }
 
+# fio_lat_fields PREFIX JOBNAME read|write ms|us FILE...: JSON metric
+# fields of the completion latency distribution (fio's clat) of the jobs
+# named JOBNAME in the fio reports FILE... (written with
+# --output-format=json+), direction read or write: PREFIX_p50_ms,
+# PREFIX_p90_ms, PREFIX_p99_ms, PREFIX_p999_ms (99.9), PREFIX_max_ms and
+# the other points of parsers.py's LAT_PCTS, which draw its CDF; each
+# null when not measured.
+fio_lat_fields()
+{
+	local prefix=$1 job=$2 ddir=$3 unit=$4 out
+
+	shift 4
+	out=$(bench_parse fio-job-lat "$job" "$ddir" "$unit" "$prefix" "$@" 2>/dev/null) ||
+		out=$(bench_parse fio-job-lat "$job" "$ddir" "$unit" "$prefix" /dev/null)
+	out=${out#\{}
+	printf '%s' "${out%\}}"
+}
+
 # Writeback must reach the disk within a measurement, as on the small-memory
 # machines of the time: start it at 16 MB of dirty data, throttle at 64 MB.
 bench_small_writeback()
@@ -243,12 +261,17 @@ bench_small_writeback()
 # THINK_US (> 0) the readers read with O_DIRECT, one read at a time, and
 # think THINK_US microseconds after each read: a reader slower than the
 # page cache's read-ahead would hide.  Prints JSON
-# metric fields: reader_MBps (what the readers got, summed), reader_p99_ms
-# (the 99th percentile of their read latency, fio_read_p99), and
-# disk_read_MBps, disk_write_MBps and total_MBps (what reached the disk,
-# from its stat file, read twice while fio runs: from a tenth of SECS after
-# the last reader started to nine tenths, divided by the time that passed
-# between the two readings).  fio's own start can take long (its binary may
+# metric fields: reader_MBps and writer_MBps (what the readers got and
+# what the writers wrote into the page cache, each summed), the
+# distribution of the readers' read latency and of the writers' write
+# latency (fio_lat_fields: reader_p50_ms ... reader_max_ms, writer_p50_ms
+# ... writer_max_ms; a buffered write waits for the page cache, and for
+# writeback when balance_dirty_pages() throttles it), and disk_read_MBps,
+# disk_write_MBps, total_MBps and disk_write_share_pct (what reached the
+# disk, and the writes' percentage of it, from its stat file, read twice
+# while fio runs: from a tenth of SECS after the last reader started to
+# nine tenths, divided by the time that passed between the two
+# readings).  fio's own start can take long (its binary may
 # come from the host), so the window starts from its first I/O.  Every job
 # is measured over the same SECS from the last reader's start (fio's
 # ramp_time); started together, bfq would merge the readers' queues (see
@@ -256,7 +279,7 @@ bench_small_writeback()
 bench_reader_writer()
 {
 	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 n=${6:-1} nw=${7:-1}
-	local think=${8:-0} r0 w0 r1 w1 rd t0 t1 pid i wsize jobs=() rx=()
+	local think=${8:-0} r0 w0 r1 w1 rd wr t0 t1 pid i wsize jobs=() rx=()
 
 	[ "$think" -gt 0 ] && rx=(--direct=1 --thinktime="$think")
 	for ((i = 0; i < n; i++)); do
@@ -297,10 +320,14 @@ bench_reader_writer()
 	wait "$pid" || t1=
 	sync
 	rd=$(fio_mbps "$TEST_TMP/rw.json" reader read 2>/dev/null || echo null)
-	printf '"reader_p99_ms": %s, ' "$(fio_read_p99 ms reader "$TEST_TMP/rw.json")"
+	wr=$(fio_mbps "$TEST_TMP/rw.json" writer write 2>/dev/null || echo null)
+	printf '%s, ' "$(fio_lat_fields reader reader read ms "$TEST_TMP/rw.json")"
+	printf '%s, ' "$(fio_lat_fields writer writer write ms "$TEST_TMP/rw.json")"
+	printf '"writer_MBps": %s, ' "$wr"
 	if [ -z "$t1" ]; then
 		printf '"reader_MBps": %s, "disk_read_MBps": null, ' "$rd"
-		printf '"disk_write_MBps": null, "total_MBps": null'
+		printf '"disk_write_MBps": null, "total_MBps": null, '
+		printf '"disk_write_share_pct": null'
 		return
 	fi
 	awk -v rd="$rd" -v r0="$r0" -v r1="$r1" -v w0="$w0" -v w1="$w1" \
@@ -308,7 +335,11 @@ bench_reader_writer()
 		t = t1 - t0
 		r = (r1 - r0) * 512 / 1e6 / t; w = (w1 - w0) * 512 / 1e6 / t
 		printf "\"reader_MBps\": %s, \"disk_read_MBps\": %.2f, ", rd, r
-		printf "\"disk_write_MBps\": %.2f, \"total_MBps\": %.2f", w, r + w
+		printf "\"disk_write_MBps\": %.2f, \"total_MBps\": %.2f, ", w, r + w
+		if (r + w > 0)
+			printf "\"disk_write_share_pct\": %.1f", 100 * w / (r + w)
+		else
+			printf "\"disk_write_share_pct\": null"
 	}'
 }
 
@@ -320,8 +351,9 @@ bench_reader_writer()
 # (bfq's stable merging of queues created at about the same time; blktrace
 # names it bfqSHARED-), which serves the regions alternately and never idles
 # for one reader.  Prints JSON metric fields: NAME_MBps, their aggregate
-# MB/s, and NAME_p99_ms, the 99th percentile of their read latency
-# (fio_read_p99); each null when not measured.
+# MB/s, and the distribution of their read latency (fio_lat_fields:
+# NAME_p50_ms ... NAME_p99_ms ... NAME_max_ms); each null when not
+# measured.
 bench_seq_readers()
 {
 	local dev=$1 secs=$2 n=$3 size=$4 name=$5 cap i jobs=() mb
@@ -336,8 +368,8 @@ bench_seq_readers()
 	    --rw=read --bs=64k --ioengine=psync --direct=1 --size="$size" \
 	    --group_reporting "${jobs[@]}" >/dev/null 2>&1
 	mb=$(fio_mbps "$TEST_TMP/seq.json" seq read 2>/dev/null || echo null)
-	printf '"%s_MBps": %s, "%s_p99_ms": %s' "$name" "$mb" "$name" \
-		"$(fio_read_p99 ms seq "$TEST_TMP/seq.json")"
+	printf '"%s_MBps": %s, %s' "$name" "$mb" \
+		"$(fio_lat_fields "$name" seq read ms "$TEST_TMP/seq.json")"
 }
 
 # bench_size DEFAULT MIN: DEFAULT x BENCH_SCALE, an integer, at least MIN.

@@ -53,9 +53,10 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 				"reader + 4 buffered writers"
 			break 2
 		fi
-		# reader_MBps -> reader_4w_MBps, reader_p99_ms -> reader_p99_4w_ms
+		# reader_MBps -> reader_4w_MBps, reader_p99_ms -> reader_p99_4w_ms,
+		# disk_write_share_pct -> disk_write_share_4w_pct
 		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" \
-			"{$(sed -E 's/"([a-z0-9_]+)_(MBps|ms)"/"\1_4w_\2"/g' <<<"$m")}"
+			"{$(sed -E 's/"([a-z0-9_]+)_(MBps|ms|pct)"/"\1_4w_\2"/g' <<<"$m")}"
 
 		bench_step "elevator=$s run $run: slow reader (20 ms think) + buffered writer (${secs} s)"
 		if ! m=$(bench_within $((3 * secs + 60)) bench_reader_writer \
@@ -65,7 +66,7 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 			break 2
 		fi
 		bench_row "{\"elevator\": \"$s\", \"device\": \"$dev\"}" \
-			"{$(sed -E 's/"([a-z0-9_]+)_(MBps|ms)"/"\1_slow_\2"/g' <<<"$m")}"
+			"{$(sed -E 's/"([a-z0-9_]+)_(MBps|ms|pct)"/"\1_slow_\2"/g' <<<"$m")}"
 
 		bench_step "elevator=$s run $run: 2 sequential readers (${secs} s)"
 		bench_drop_caches "$dev"

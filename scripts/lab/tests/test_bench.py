@@ -1244,6 +1244,57 @@ class FioReadP99Test(unittest.TestCase):
         self.assertEqual(json.loads(out)['nb']['p99_ns'], 1000)
 
 
+class FioLatTest(unittest.TestCase):
+    def test_distribution_of_a_direction(self):
+        # 100 writes: 90 at 1 ms, 9 at 10, 1 at 200; reads none
+        t = json.dumps({'jobs': [
+            {'jobname': 'w', 'read': {'clat_ns': {}},
+             'write': {'clat_ns': {'bins': {'1000000': 90, '10000000': 9,
+                                            '200000000': 1}}}}]})
+        got = parsers.fio_job_lat(t, 'w', 'write', 'ms', 'writer')
+        self.assertEqual(len(got), len(parsers.LAT_PCTS))
+        self.assertEqual(got['writer_p50_ms'], 1.0)
+        self.assertEqual(got['writer_p90_ms'], 1.0)
+        self.assertEqual(got['writer_p95_ms'], 10.0)
+        self.assertEqual(got['writer_p99_ms'], 10.0)
+        self.assertEqual(got['writer_p999_ms'], 200.0)
+        self.assertEqual(got['writer_max_ms'], 200.0)
+        # the same job read nothing: every point null, none 0
+        rd = parsers.fio_job_lat(t, 'w', 'read', 'us', 'reader')
+        self.assertEqual(set(rd.values()), {None})
+        self.assertIn('reader_p999_us', rd)
+        # p99 is fio_job_p99's for reads
+        r = fio_doc([('r', {1000: 98, 5000: 1, 9000: 1})])
+        self.assertEqual(parsers.fio_job_lat(r, 'r', 'read', 'us',
+                                             'x')['x_p99_us'],
+                         parsers.fio_job_p99(r, 'r', 'us'))
+
+    def test_key_names(self):
+        self.assertEqual(parsers.lat_key('reader', 99, 'ms'), 'reader_p99_ms')
+        self.assertEqual(parsers.lat_key('reader', 99.9, 'ms'),
+                         'reader_p999_ms')
+        self.assertEqual(parsers.lat_key('reader', 100, 'us'),
+                         'reader_max_us')
+        # a workload's tag before the unit, as overview.sh renames them
+        self.assertEqual(parsers.lat_key('reader', 99, 'ms', '4w'),
+                         'reader_p99_4w_ms')
+
+    def test_lat_table(self):
+        agg = [{'config': {'elevator': e}, 'metrics': {
+            parsers.lat_key('reader', p, 'ms', '4w'): {
+                'median': v * p, 'min': v * p, 'max': v * p}
+            for p in parsers.LAT_PCTS}} for e, v in (('a', 1), ('b', 2))]
+        agg[1]['metrics'].pop('reader_max_4w_ms')
+        text = report.lat_table(agg, 'elevator',
+                                [('reader', '4w', 'read, 4 writers')])
+        rows = [ln.split() for ln in text if ln.startswith(('a ', 'b '))]
+        self.assertEqual(rows[0][-5:], ['50.0', '90.0', '99.0', '99.9',
+                                        '100.0'])
+        # not measured: '-', never 0
+        self.assertEqual(rows[1][-5:], ['100.0', '180.0', '198.0', '199.8',
+                                        '-'])
+
+
 class ReportFilesTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
