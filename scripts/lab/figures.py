@@ -35,6 +35,7 @@ import os
 import subprocess
 import sys
 
+import parsers
 import seeds
 from stats import most_runs, per_run, runs_text
 
@@ -66,13 +67,14 @@ class Panel:
     """One plot with one unit on its y axis (x axis for hbars)."""
 
     def __init__(self, title, ylabel, xlabel='', xtics=None, ytics=None,
-                 logx2=False, width=0.8, logy=False):
+                 logx2=False, width=0.8, logy=False, logx=False):
         self.title = title
         self.ylabel = ylabel
         self.xlabel = xlabel
         self.xtics = xtics          # [(position, label)] or None
         self.ytics = ytics          # idem, for hbars
         self.logx2 = logx2
+        self.logx = logx            # a log10 x axis (latencies of a CDF)
         self.logy = logy            # a log10 value axis (latencies)
         self.width = width          # a bar's width
         self.series = []
@@ -80,6 +82,7 @@ class Panel:
         self.empty = ''             # said in the panel when nothing drawn
         self.wide = False           # a row of its own
         self.vmax = None            # the value axis' end, when fixed
+        self.ymax = None            # the y axis' end, when fixed (a CDF)
 
     def new(self, *a, **kw):
         s = Series(*a, **kw)
@@ -260,6 +263,27 @@ def bars_by(fig, p, doc, xkey, xs, skey, ss, metric, what, scale=1.0):
                 '%s, %s=%s, %s' % (what, xkey, x, v))
 
 
+def cdf_panel(fig, doc, key, values, prefix, tag, title, unit='ms'):
+    """The distribution of a latency as a CDF: a line per config value
+    (key), through the medians of the runs' percentiles
+    (parsers.LAT_PCTS; 100 is the longest), latency on a log axis."""
+    p = fig.panel(title, '% of the I/Os completed within', 'latency (%s, '
+                  'log scale)' % unit, logx=True)
+    for v in values:
+        r = first(rows_with(doc, **{key: v}))
+        s = p.new(str(v), 'lines')
+        pts = [(stat(r, parsers.lat_key(prefix, pct, unit, tag)), pct)
+               for pct in parsers.LAT_PCTS]
+        if any(x is None for x, _ in pts):
+            fig.missing.append('%s, %s' % (title, v))
+            continue
+        for x, pct in pts:
+            s.add(x[0], pct)
+    p.empty = 'no latency measured'
+    p.ymax = 100
+    return p
+
+
 def fig_overview(doc, run_id, peers=None):
     fig = Figure('overview', 'overview: every elevator on a sata-7200 disk',
                  several_runs(doc))
@@ -269,9 +293,14 @@ def fig_overview(doc, run_id, peers=None):
                   cats(elev), width=0.5)
     bars_per_category(fig, p, doc, 'elevator', elev,
                       [('two_readers_MBps', 'sum of the 2 readers')])
-    fig.caption.append('read latency p99: not drawn here (the table has '
-                       'reader_p99_ms and two_readers_p99_ms; the '
-                       'anticipatory figure draws them)')
+    cdf_panel(fig, doc, 'elevator', elev, 'reader', '',
+              "the reader's reads, beside a buffered writer")
+    cdf_panel(fig, doc, 'elevator', elev, 'writer', '',
+              "the writer's buffered writes, beside the reader")
+    fig.caption.append('CDFs: the medians of the runs\' percentiles (p1, '
+                       'p5, p10, p25, p50, p75, p90, p95, p99, p99.9, '
+                       'max) of fio\'s completion latency; a buffered '
+                       'write waits when writeback throttles it')
     return fig
 
 
@@ -916,13 +945,17 @@ def script(fig, png):
         hb = any(s.style == 'hbars' for s in p.series)
         out.append('set xlabel %s' % quote(p.ylabel if hb else p.xlabel))
         out.append('set ylabel %s' % quote('' if hb else p.ylabel))
-        out.append('set logscale x 2' if p.logx2 else 'unset logscale x')
+        out.append('set logscale x 2' if p.logx2 else
+                   'set logscale x 10' if p.logx else 'unset logscale x')
         if p.logy and p.drawn():
             # a bar starts at the axis' bottom, not at 0
             out += ['set logscale y 10', 'set yrange [*:*]',
                     'set offsets 0, 0, graph 0.06, graph 0.06']
         else:
             out.append('unset logscale y')
+        if p.ymax is not None and p.drawn():
+            out += ['set yrange [0:%s]' % num(p.ymax),
+                    'set offsets 0, 0, 0, 0']
         if hb:
             out += ['set xrange [0:%s]' % (num(p.vmax) if p.vmax else '*'),
                     'set yrange [-0.6:%s]'
@@ -962,6 +995,7 @@ def script(fig, png):
         if not clauses:
             out += ['set label 99 %s at graph 0.5,0.5 center'
                     % quote(p.empty or 'nothing measured'),
+                    'unset logscale x', 'unset logscale y',
                     'set xrange [0:1]', 'set yrange [0:1]',
                     'plot NaN notitle', 'unset label 99']
         else:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import figures
+import parsers
 from runner import lab_line
 from stats import per_run, ratios, runs_text, spread
 
@@ -101,6 +102,31 @@ def table(exp, agg, notes, missing='-'):
     for n in notes:
         text.append('note: ' + n)
     return '\n'.join(text)
+
+
+# The points of a latency distribution a table shows (parsers.LAT_PCTS
+# has them all; 100 is the longest).
+LAT_SHOWN = (50, 90, 99, 99.9, 100)
+
+
+def lat_table(agg, key, dists, unit='ms'):
+    """Latency distributions as a text table: a line per row of agg (named
+    by its config key) and per (prefix, tag, what) of dists, with the
+    medians of the runs' p50, p90, p99, p99.9 and max
+    (parsers.lat_key(prefix, pct, unit, tag)); a value not measured reads
+    '-'."""
+    head = [key, 'latency'] + ['%s %s' % ('max' if p == 100 else
+                                          'p%g' % p, unit)
+                               for p in LAT_SHOWN]
+    lines = []
+    for prefix, tag, what in dists:
+        for r in agg:
+            cells = [str(r['config'].get(key, '')), what]
+            for p in LAT_SHOWN:
+                s = r['metrics'].get(parsers.lat_key(prefix, p, unit, tag))
+                cells.append(fmt(s['median'] if s else None))
+            lines.append(cells)
+    return render(head, lines, 2)
 
 
 def cell(v, f='%.2f'):

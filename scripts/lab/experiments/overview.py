@@ -9,7 +9,7 @@ against bfq on the reader/writer trade.
 The guest side is overview.sh, next to this file."""
 
 from experiment import Experiment, goal_effects
-from report import table
+from report import fmt, lat_table, render, table
 from stats import median_of, verdict
 
 # the goals, per issue: (elevator, metric, ratio at least, baseline
@@ -78,13 +78,32 @@ def baseline_goals(agg, issues=None):
     return out
 
 
+# the latency distributions the overview shows: (metric prefix, the
+# workload's tag in the metric's name, what)
+LATENCIES = [
+    ('reader', '', 'read, beside 1 writer'),
+    ('writer', '', 'write, 1 writer'),
+    ('reader', '4w', 'read, beside 4 writers'),
+    ('writer', '4w', 'write, 4 writers'),
+    ('reader', 'slow', 'read, slow reader')]
+
+
 def fmt_overview(exp, agg, notes, ctx):
-    """The measurements (the generic table), then the goals against the
+    """The measurements (the generic table), the writers' share of the
+    disk and the latency distributions, then the goals against the
     baseline users have, met or not."""
     goals = baseline_goals(agg)
     width = max([len(w) for w, _ in goals] + [60])
+    share = render(
+        ['elevator', 'writes % of disk, 1 writer', '4 writers',
+         'slow reader'],
+        [[str(r['config'].get('elevator'))] +
+         [fmt(median_of(r, m)) for m in (
+             'disk_write_share_pct', 'disk_write_share_4w_pct',
+             'disk_write_share_slow_pct')] for r in agg])
     return '\n'.join(
-        [table(exp, agg, []), '',
+        [table(exp, agg, []), ''] + share + [''] +
+        lat_table(agg, 'elevator', LATENCIES) + ['',
          'goals (ratios to the baseline named, measured in this run, on '
          'the same kernel):'] +
         ['  %-*s %s' % (width, w, v) for w, v in goals])

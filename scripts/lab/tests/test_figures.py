@@ -20,6 +20,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import bench  # noqa: E402
 import figures  # noqa: E402
+import parsers  # noqa: E402
 import report  # noqa: E402
 import seeds  # noqa: E402
 
@@ -437,6 +438,30 @@ class DataTest(unittest.TestCase):
                          [1.1, 1.0, 0.9])
         self.assertIn('4 KiB random, QD32, u320-10k: no expected value',
                       fig.missing)
+
+    def test_overview_latency_cdfs(self):
+        doc = copy.deepcopy(load('overview'))
+        elev = [r['config']['elevator'] for r in doc['rows']]
+        for i, r in enumerate(doc['rows']):
+            for pct in parsers.LAT_PCTS:
+                r['metrics'][parsers.lat_key('reader', pct, 'ms')] = \
+                    one(pct * (i + 1))
+        fig = figures.build('overview', doc, RUN_ID)
+        cdf = [p for p in fig.panels if p.logx]
+        self.assertEqual(len(cdf), 2)
+        rd = series(fig, fig.panels.index(cdf[0]), elev[1])
+        # x: the latency at each percentile, y: the percentile
+        self.assertEqual(rd.points[0][:2], (2, 1))
+        self.assertEqual(rd.points[-1][:2], (200, 100))
+        self.assertEqual(len(rd.points), len(parsers.LAT_PCTS))
+        # the writer's was not measured: named missing, nothing drawn
+        self.assertFalse(cdf[1].drawn())
+        self.assertIn("the writer's buffered writes, beside the reader, %s"
+                      % elev[0], fig.missing)
+        scr = figures.script(fig, 'x.png')
+        self.assertEqual(scr.count('set logscale x 10'), 2)
+        # the reader's CDF ends at 100 %; the empty panel keeps no range
+        self.assertEqual(scr.count('set yrange [0:100.0]'), 1)
 
     def test_overview_ceiling_from_the_run(self):
         docs = all_docs()
