@@ -7,6 +7,13 @@ of every experiment on the page:
   Documentation/block/blk26-results/data/<run-id>/NAME.json.gz
   Documentation/block/blk26-results/data/<run-id>/NAME.csv.gz
 
+and what publish learnt from outside the JSON (publish.context(): the
+simhba model's commits after the series commit, as git told them at
+publish time, null when it could not tell), so that the page is drawn
+again from the data alone:
+
+  Documentation/block/blk26-results/data/context.json
+
 The JSON is the run's file byte for byte (what publish.py reads and the
 figures are drawn from), the CSV the run's too (written from the JSON's
 rows when the run has none).  Both are compressed with gzip at level 9
@@ -22,6 +29,7 @@ bytes.
 """
 
 import gzip
+import json
 import os
 import shutil
 import struct
@@ -30,6 +38,7 @@ import zlib
 LIMIT = 4 * 2 ** 20
 DATA = 'data'
 KINDS = ('.json', '.csv')
+CONTEXT = 'context.json'
 
 
 class DataError(Exception):
@@ -41,8 +50,30 @@ def gz(data):
     return gzip.compress(data, compresslevel=9, mtime=0)
 
 
-def pack(runs, where, csv_of):
-    """{'<run-id>/NAME.json.gz': bytes, ...} of the runs on the page.
+def context_bytes(ctx):
+    """publish.context() as kept in the data: the same bytes every
+    time."""
+    return (json.dumps(ctx, indent=1, sort_keys=True) + '\n').encode()
+
+
+def read_context(datadir):
+    """The context kept in datadir (publish.context()); raises DataError
+    when there is none or it is no JSON object."""
+    p = os.path.join(datadir, CONTEXT)
+    try:
+        with open(p) as fh:
+            ctx = json.load(fh)
+    except (OSError, ValueError) as ex:
+        raise DataError('%s: no context of the page (make publish writes '
+                        'it): %s' % (p, ex))
+    if not isinstance(ctx, dict):
+        raise DataError('%s: not a JSON object' % p)
+    return ctx
+
+
+def pack(runs, where, csv_of, ctx):
+    """{'<run-id>/NAME.json.gz': bytes, ..., CONTEXT: bytes} of the runs
+    on the page and its context (publish.context()).
     runs: {run id: [experiments]} (publish.run_ids()); where: {experiment:
     its results directory}; csv_of(name): the CSV's text written from the
     JSON, for a run that has no NAME.csv.  Raises DataError when the data
@@ -59,6 +90,7 @@ def pack(runs, where, csv_of):
             else:
                 csv = csv_of(n).encode()
             out['%s/%s.csv.gz' % (rid, n)] = gz(csv)
+    out[CONTEXT] = context_bytes(ctx)
     total = sum(len(b) for b in out.values())
     if total > LIMIT:
         big = sorted(out, key=lambda k: -len(out[k]))[:3]
@@ -77,8 +109,12 @@ def write(datadir, files):
         p = os.path.join(datadir, rel)
         os.makedirs(os.path.dirname(p), exist_ok=True)
         try:
-            with gzip.open(p, 'rb') as fh:
-                same = fh.read() == gzip.decompress(data)
+            if rel == CONTEXT:
+                with open(p, 'rb') as fh:
+                    same = fh.read() == data
+            else:
+                with gzip.open(p, 'rb') as fh:
+                    same = fh.read() == gzip.decompress(data)
         except (OSError, EOFError, zlib.error):
             same = False
         if not same:
@@ -89,7 +125,8 @@ def write(datadir, files):
     for rid in os.listdir(datadir):
         d = os.path.join(datadir, rid)
         if not os.path.isdir(d):
-            os.unlink(d)
+            if rid not in files:
+                os.unlink(d)
             continue
         for f in os.listdir(d):
             if '%s/%s' % (rid, f) not in files:

@@ -3,7 +3,8 @@
 hold each experiment once) turned into
 Documentation/block/blk26-results.rst, its figures drawn beside it
 (blk26-results/NAME.png) and the runs' data kept with it
-(blk26-results/data/<run-id>/NAME.json.gz and NAME.csv.gz, pubdata.py).
+(blk26-results/data/<run-id>/NAME.json.gz and NAME.csv.gz, with what
+git told at publish time in data/context.json, pubdata.py).
 
   bench.py --publish RESULTS/RUN-ID [RESULTS/RUN-ID...] [--draft] [--out FILE]
   bench.py --republish OUTDIR [--data DIR]
@@ -357,8 +358,11 @@ MODEL_PATHS = ['drivers/scsi/simhba', ':(exclude)drivers/scsi/simhba/*kunit*']
 def model_changes(series, top=TOP):
     """The commits ("<id> <subject>") that changed the simhba model after
     the series commit(s) the runs were measured at (a "-dirty" one counts
-    from its commit); None when git cannot tell (no repository, or a
-    commit it does not know)."""
+    from its commit); None when git cannot tell (no repository, a shallow
+    clone without the commit, or a commit it does not know).  Asked at
+    publish time only and kept in the data (context()): the page is drawn
+    from the data alone, never from the history of the tree it is drawn
+    in."""
     commits = [c.strip() for c in (series or '').split(',') if c.strip()]
     commits = [c[:-len('-dirty')] if c.endswith('-dirty') else c
                for c in commits]
@@ -376,6 +380,15 @@ def model_changes(series, top=TOP):
     return out
 
 
+def context(docs):
+    """What publish learnt from outside the runs' JSON, kept in the data
+    (pubdata.CONTEXT) so that the page is drawn again from the data
+    alone: the series commit and the simhba model's commits after it
+    (None: git could not tell)."""
+    series = values(docs, 'series')
+    return {'series': series, 'simhba_changes': model_changes(series)}
+
+
 def run_ids(docs, where):
     """{run id: [experiments]} in order of the runs: a JSON without one
     is known by its directory's name."""
@@ -386,8 +399,9 @@ def run_ids(docs, where):
     return dict(sorted(out.items()))
 
 
-def page(runs, docs, experiments, reasons, figdir, pngs):
-    """The page's text; runs is run_ids()."""
+def page(runs, docs, experiments, reasons, figdir, pngs, ctx):
+    """The page's text; runs is run_ids(), ctx context() as kept in the
+    data."""
     ids = list(runs)
     title = 'blk26 results: bench run%s %s%s' % (
         's'[:len(ids) > 1], ids[0] if len(ids) == 1 else
@@ -400,7 +414,7 @@ def page(runs, docs, experiments, reasons, figdir, pngs):
         out += ['**DRAFT**: not a full-size run of every experiment (%s).'
                 % esc('; '.join(reasons)), '']
     series = values(docs, 'series')
-    newer = model_changes(series)
+    newer = (ctx or {}).get('simhba_changes')
     if newer:
         out += ['**Measured on an older model**: simhba changed after '
                 'these runs\' series commit (%s), in %s.  A figure that '
@@ -481,9 +495,11 @@ def draw(docs, experiments, tmp):
     return drawn
 
 
-def publish(rundirs, out, draft, experiments):
+def publish(rundirs, out, draft, experiments, ctx=None):
     """Write the page for one or more runs to out, its figures drawn
-    beside it and the runs' data under them; (exit status, message)."""
+    beside it and the runs' data under them; (exit status, message).
+    ctx: context() as kept with the data (republish.py); None: asked of
+    git now."""
     try:
         docs, where = load_runs(rundirs, experiments)
     except PublishError as ex:
@@ -495,6 +511,8 @@ def publish(rundirs, out, draft, experiments):
                    'marked DRAFT' % '; '.join(reasons))
     figdir = os.path.splitext(out)[0]
     runs = run_ids(docs, where)
+    if ctx is None:
+        ctx = context(docs)
     with tempfile.TemporaryDirectory(prefix='publish-') as tmp:
         def csv_of(name):
             p = os.path.join(tmp, name + '.csv')
@@ -502,12 +520,12 @@ def publish(rundirs, out, draft, experiments):
             with open(p) as fh:
                 return fh.read()
         try:
-            data = pubdata.pack(runs, where, csv_of)
+            data = pubdata.pack(runs, where, csv_of, ctx)
             pngs = draw(docs, experiments, tmp)
         except (PublishError, pubdata.DataError) as ex:
             return 2, '%s: nothing written' % ex
         text = page(runs, docs, experiments, reasons,
-                    os.path.basename(figdir), pngs)
+                    os.path.basename(figdir), pngs, ctx)
         os.makedirs(figdir, exist_ok=True)
         for e in experiments:
             dst = os.path.join(figdir, e.name + '.png')

@@ -59,11 +59,13 @@ def republish(datadir, outdir, experiments):
     with tempfile.TemporaryDirectory(prefix='republish-') as tmp:
         try:
             dirs = pubdata.unpack(datadir, os.path.join(tmp, 'results'))
+            ctx = pubdata.read_context(datadir)
         except pubdata.DataError as ex:
             return 2, str(ex)
-        # a page that was published as a draft says so again
+        # a page that was published as a draft says so again; what git
+        # told at publish time is the data's, not asked again
         return publish.publish(dirs, os.path.join(outdir, PAGE), True,
-                               experiments)
+                               experiments, ctx)
 
 
 # --- the numbers on the page ------------------------------------------------
@@ -250,10 +252,11 @@ def structural(line, start):
     return False
 
 
-def numbers(text, fresh, docs, runs, redraw):
+def numbers(text, fresh, docs, runs, redraw, ctx):
     """Problems of the numbers of a page's text: fresh is the page drawn
-    again from docs, redraw(docs) draws it from other docs; runs its run
-    ids.  [] when every number has a source."""
+    again from docs and ctx (the context kept with them), redraw(docs)
+    draws it from other docs; runs its run ids.  [] when every number has
+    a source."""
     lines, new = text.splitlines(), fresh.splitlines()
     same = aligned(lines, new)
     movers = []
@@ -262,6 +265,7 @@ def numbers(text, fresh, docs, runs, redraw):
             movers.append(aligned(lines,
                                   redraw(moved(docs, k)).splitlines()))
     known = seed_values()
+    values(ctx, known)
     for d in docs.values():
         values(d, known)
         # the machine's memory, in GiB (publish.machine_text)
@@ -338,11 +342,32 @@ def check(page, datadir, experiments):
         reasons = publish.draft_reasons(docs, experiments)
         names = [f[:-4] for f in pngs]
 
+        ctx = pubdata.read_context(datadir)
+
         def redraw(d):
             return publish.page(runs, d, experiments, reasons,
-                                os.path.basename(figdir), names)
-        bad += numbers(text, fresh, docs, runs, redraw)
+                                os.path.basename(figdir), names, ctx)
+        bad += numbers(text, fresh, docs, runs, redraw, ctx)
     return bad
+
+
+def model_note(datadir):
+    """A line when the simhba model changed since the page was published
+    (git asked now, against what the data kept): no fault of the page,
+    which is drawn from the data alone, but its runs may be stale; None
+    otherwise, or when git cannot tell."""
+    try:
+        ctx = pubdata.read_context(datadir)
+    except pubdata.DataError:
+        return None
+    told = ctx.get('simhba_changes') or []
+    new = [x for x in publish.model_changes(ctx.get('series')) or []
+           if x not in told]
+    if not new:
+        return None
+    return ('note: simhba changed after the page was published (%s); a '
+            'figure that depends on it may differ on the current model: '
+            'run make bench again and publish its runs' % '; '.join(new))
 
 
 def main(argv, experiments):
@@ -367,6 +392,9 @@ def main(argv, experiments):
         bad = check(a.page, a.data, experiments)
         for b in bad:
             print(b)
+        note = model_note(a.data)
+        if note:
+            sys.stderr.write('[republish] %s\n' % note)
         if not bad:
             print('[republish] %s: drawn again from %s, the same bytes; '
                   'every number has a source' % (a.page, a.data))

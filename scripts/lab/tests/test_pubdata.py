@@ -4,6 +4,7 @@ of the page drawn again from it (republish.py)."""
 
 import gzip
 import io
+import json
 import os
 import shutil
 import struct
@@ -109,8 +110,46 @@ class DataTest(Fixture):
         with mock.patch.object(publish, 'draw_figure', fake_draw):
             st, msg = self.publish()
         self.assertEqual(st, 0, msg)
-        self.assertEqual(os.listdir(self.data), [RUN_ID])
+        self.assertEqual(sorted(os.listdir(self.data)),
+                         [RUN_ID, pubdata.CONTEXT])
         self.assertFalse(os.path.exists(old))
+
+    def test_page_of_the_data_not_of_git(self):
+        # what git told at publish time is kept in the data: a simhba
+        # commit after it, or a clone where git cannot tell, leaves the
+        # page drawn again the same
+        told = ['1234567 simhba: a fix']
+        shutil.copy(os.path.join(FIXTURES, 'run-6646cc3', 'cfq.json'),
+                    self.run)
+        with mock.patch.object(publish, 'draw_figure', fake_draw), \
+                mock.patch.object(publish, 'model_changes',
+                                  return_value=told):
+            st, msg = self.publish()
+        self.assertEqual(st, 0, msg)
+        with open(os.path.join(self.data, pubdata.CONTEXT)) as fh:
+            self.assertEqual(json.load(fh)['simhba_changes'], told)
+        with open(self.out) as fh:
+            text = fh.read()
+        self.assertIn('in 1234567 simhba: a fix.', text)
+        for now in (told + ['89abcde simhba: unrelated'], None, []):
+            again = os.path.join(self.tmp, 'again')
+            with mock.patch.object(publish, 'draw_figure', fake_draw), \
+                    mock.patch.object(publish, 'model_changes',
+                                      return_value=now):
+                st, msg = republish.republish(self.data, again,
+                                              bench.EXPERIMENTS)
+                self.assertEqual(st, 0, msg)
+                self.assertEqual(republish.check(self.out, self.data,
+                                                 bench.EXPERIMENTS), [])
+                note = republish.model_note(self.data)
+            with open(os.path.join(again, 'blk26-results.rst')) as fh:
+                self.assertEqual(fh.read(), text, now)
+            shutil.rmtree(again)
+            if now and len(now) > 1:
+                self.assertIn('simhba changed after the page was published '
+                              '(89abcde simhba: unrelated)', note)
+            else:
+                self.assertIsNone(note)
 
     def test_bound_refused_nothing_written(self):
         with mock.patch.object(pubdata, 'LIMIT', 1000):

@@ -298,7 +298,8 @@ class PublishTest(unittest.TestCase):
             self.assertEqual(fh.read(), drawn('overview'))
         # and each run's data beside the page, under its own id
         data = os.path.join(self.figs, 'data')
-        self.assertEqual(sorted(os.listdir(data)), [RUN_ID, self.SECOND])
+        self.assertEqual(sorted(os.listdir(data)), [RUN_ID, self.SECOND,
+                                                 'context.json'])
         self.assertEqual(sorted(os.listdir(os.path.join(data,
                                                         self.SECOND))),
                          ['cfq.csv.gz', 'cfq.json.gz', 'dbt2.csv.gz',
