@@ -33,7 +33,7 @@ class Experiment:
                  minutes=10, append='', kernels=False, formatter=None,
                  parts=None, no_icount_9p=None, cpus=1,
                  goals=None, seed=None, seed_table=None, effects=None,
-                 values_per_run=1, icount_shift=0):
+                 values_per_run=1, icount_shift=0, constants=()):
         self.name = name
         self.desc = desc
         self.columns = columns          # [(metric, heading)]
@@ -65,6 +65,11 @@ class Experiment:
         self.effects = effects
         # the values one run gives each figure (raid0-dd: five dd runs)
         self.values_per_run = values_per_run
+        # the numbers its own code writes on the results page, no value
+        # of a run (republish.py checks that every number has a source):
+        # ((pattern of the words around it, group 1.. spanning the
+        # number), reason), as republish.STRUCTURAL
+        self.constants = tuple(constants)
 
 
 class Effect:

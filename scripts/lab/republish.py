@@ -17,21 +17,32 @@ page (default Documentation/block/blk26-results.rst):
   * every number on the page has a source (numbers()).
 It prints one line per problem, exit status 1 if there is any.
 
-A number's source.  A numeric token is a number in a word of the page
-that holds no letter (a trailing "x" of a ratio and "%" aside):
-"141.4", "0.87x", "2026-12-02", "3/5"; a number glued to a name or unit
-("sata-7200", "64KiB", "6.12.117-blk26") is part of a name, not checked.
-A token has a source when
-  * it is measured: the page is drawn again from the data with every
-    measured value (the rows' medians, min, max and runs, the spread)
-    moved by a factor of its own, and the token moves with it (a
-    median, a ratio, a sum, a spread, formatted as the page formats
-    them), or
-  * it is a value of the run's JSON (a configuration, RUNS, SCALE, a
-    count, a number in a note) or of scripts/lab/seeds.py, written as
-    the page writes numbers (as is, %g, %.0f to %.3f, with "x"), or
-  * it is structural (STRUCTURAL, each with the reason), or part of a
-    run id or of its date.
+A number's source.  A numeric token is every number on the page, one
+glued to a unit or a name too ("141.4", "0.87x", "20ms", "0m0.323s",
+"sata-7200", "6.12.117-blk26"), each part of a date or version.  A
+token has a source when it is the number of the page drawn again from
+the data at its place, and
+  * it moves with the data: the page is drawn again from the data
+    perturbed, each way on its own (perturbed()): every measured value
+    (the rows' medians, min, max and runs, the spread) moved by a
+    factor of its own, and every number of scripts/lab/seeds.py, twice;
+    every value that describes the runs (the run ids, RUNS, SCALE, the
+    kernel, the machine, the clock, the setup, the notes, the rows'
+    details, the context) with its numbers moved and the digits of its
+    strings turned; the rows' configurations so turned; each run
+    counted twice.  A token that changes at its place in one of these
+    pages comes from the data there; or
+  * it is structural: a pattern of STRUCTURAL, each with its reason (a
+    seed's or issue's number, a goal's bound, a count of runs the page
+    derives, the project's and the experiments' names), or
+  * it stands in an experiment's section (or in the summary table,
+    whose rows are the experiments') and that experiment declares it: a
+    number of its description, or of its constants (Experiment.
+    constants, next to its code in experiments/NAME.py, each with its
+    reason).
+A value of the data is so accepted only where the page puts it: a
+number the code writes in the header, or in a section whose experiment
+does not declare it, has no source, however often the data holds it.
 A token of the committed page that differs from the page drawn again is
 no number of the data.
 """
@@ -40,6 +51,7 @@ import argparse
 import copy
 import difflib
 import os
+import random
 import re
 import sys
 import tempfile
@@ -53,13 +65,19 @@ PAGE = os.path.basename(publish.OUT)
 DATADIR = os.path.join(os.path.splitext(publish.OUT)[0], pubdata.DATA)
 
 
+def unpacked(datadir, tmp):
+    """(results directories under tmp, the context) of datadir; raises
+    pubdata.DataError."""
+    return (pubdata.unpack(datadir, os.path.join(tmp, 'results')),
+            pubdata.read_context(datadir))
+
+
 def republish(datadir, outdir, experiments):
     """Write the page, its figures and its data into outdir from datadir;
     (exit status, message)."""
     with tempfile.TemporaryDirectory(prefix='republish-') as tmp:
         try:
-            dirs = pubdata.unpack(datadir, os.path.join(tmp, 'results'))
-            ctx = pubdata.read_context(datadir)
+            dirs, ctx = unpacked(datadir, tmp)
         except pubdata.DataError as ex:
             return 2, str(ex)
         # a page that was published as a draft says so again; what git
@@ -70,19 +88,30 @@ def republish(datadir, outdir, experiments):
 
 # --- the numbers on the page ------------------------------------------------
 
-WORD = re.compile(r'[^\s,;()\[\]{}`*\'"|=<>]+')
 NUM = re.compile(r'\d+(?:\.\d+)?')
-LETTER = re.compile(r'[A-Za-z]')
 
 # Numbers the page's own text and layout hold, no measurement: (pattern
 # of the words around it, reason).  A token is structural when its line
-# matches a pattern whose group 1 spans it.
+# matches a pattern whose group 1 (2, ...) spans it.  An experiment
+# declares the constants its own code writes (Experiment.constants, in
+# experiments/NAME.py), in the same form; the names of the experiments
+# are structural too (names()).
 STRUCTURAL = [
     (r'^=+$|^-+$', 'a heading\'s rule'),
+    (r'SPDX-License-Identifier: GPL-(\d\.\d)', 'the page\'s licence'),
+    (r':header-rows: (1)', 'the summary table\'s header row'),
+    (r'\((1) run(?:, no min-max)?\)|(1) run \(no spread\)', 'one run: '
+     'the page says so instead of a median (publish.section)'),
+    (r'(\d+) series commits|(\d+) run ids', 'a count the page derives '
+     '(publish.draft_reasons)'),
+    (r'(?<![\d.])(0)m\d', 'the minutes of time(1)\'s format, 0 below a '
+     'minute; the seconds after it are checked'),
     (r':widths: ([\d ]+)', 'the summary table\'s column widths'),
+    (r'\bblk(26)\b', 'the project\'s name (blk26, blk26-results)'),
     (r'seed (\d+)', 'a seed thread\'s number (scripts/lab/seeds.py)'),
     (r'issues? (\d+)', 'an issue\'s number'),
-    (r'same side of (1)\b|further from (1)\b', 'the rule a seed\'s effect '
+    (r'same side of (1)\b|further from (1)\b|seed\'s side of (1)\b|'
+     r'closer to (1) than', 'the rule a seed\'s effect '
      'is judged by: a ratio against 1'),
     (r'fewer than (\d+) runs', 'the least RUNS a full-size page takes '
      '(publish.draft_reasons)'),
@@ -100,70 +129,75 @@ STRUCTURAL = [
     (r'equal slices, (\d+(?:\.\d+)?)% each', 'an equal share: 100% '
      'over the processes of the configuration'),
     (r'x (1\.024)\b', 'the unit factor of KiB to MB'),
+    (r'\b(10)\^(\d+)', 'a power of ten: a unit (10^6 B/s)'),
+    (r'(?<![A-Za-z\d])p(\d{1,2}(?:\.\d)?)(?![\d.])|(\d\d)th percentile',
+     'a percentile\'s name (p1, p99, p99.9)'),
     (r'\((\d{4})\)', 'the year of a seed thread'),
 ]
 
 
-def tokens(line):
-    """The numeric tokens of a line: [(start, text)]."""
-    out = []
-    for w in WORD.finditer(line):
-        word = w.group(0).rstrip('.:')
-        if LETTER.search(re.sub(r'(?<=\d)x$', '', word)):
-            continue
-        for m in NUM.finditer(word):
-            out.append((w.start() + m.start(), m.group(0)))
+def names(experiments):
+    """STRUCTURAL's form of the experiments' names that hold a number
+    (raid0-dd)."""
+    return [(r'(?<![\w-])%s(?![\w-])' % re.sub(
+        r'\d+', lambda m: '(%s)' % m.group(0), re.escape(e.name)),
+        'the name of an experiment') for e in experiments
+        if NUM.search(e.name)]
+
+
+def declared(e):
+    """The numbers experiment e's code writes on the page, no value of a
+    run: its description's and its declared constants (Experiment.
+    constants: ((numbers, reason), ...), in experiments/NAME.py)."""
+    out = set(NUM.findall(publish.esc(e.desc)))
+    for nums, _ in e.constants:
+        out |= set(nums.split())
     return out
+
+
+def scopes(lines, experiments):
+    """{line number: the numbers declared where it stands}: an
+    experiment's section has its own (declared()), the summary table
+    those of every experiment (its rows are the experiments' effects and
+    goals), the header none."""
+    every = set().union(*[declared(e) for e in experiments])
+    titles = {e.name + (' (seed %s)' % e.seed if e.seed else ''): e
+              for e in experiments}
+    out, cur = {}, set()
+    for n, line in enumerate(lines):
+        nxt = lines[n + 1] if n + 1 < len(lines) else ''
+        if line == 'Summary' and nxt.startswith('='):
+            cur = every
+        elif line in titles and nxt and set(nxt) == {'-'}:
+            cur = declared(titles[line])
+        out[n] = cur
+    return out
+
+
+def tokens(line):
+    """The numeric tokens of a line: [(start, text)]: every number in it,
+    also one glued to a unit ("20ms", "0m0.323s", "1K") or to a name
+    ("sata-7200", "blk26", "6.12.117-blk26")."""
+    return [(m.start(), m.group(0)) for m in NUM.finditer(line)]
 
 
 def skeleton(line):
     """The line with its numeric tokens replaced by '#' and its runs of
     spaces by one (a table's columns are as wide as their numbers)."""
-    out, pos = [], 0
-    for start, t in tokens(line):
-        out += [line[pos:start], '#']
-        pos = start + len(t)
-    return re.sub(r' +', ' ', ''.join(out + [line[pos:]]))
+    return re.sub(r' +', ' ', NUM.sub('#', line))
 
 
-def written(v):
-    """The ways the page writes a number v."""
-    out = {str(v), '%g' % v}
-    out |= {'%.*f' % (n, v) for n in range(4)}
-    if float(v).is_integer():
-        out.add(str(int(v)))
-    return out
+def factor(i, k):
+    """The i-th factor of the k-th set: from 1.13 to 1.87, drawn at
+    random (the same every time), so that a sum, mean or ratio of moved
+    values moves too."""
+    return 1.13 + random.Random(i * 7919 + k).random() * 0.74
 
 
-def values(obj, out):
-    """Every number of a JSON document or a seed table, and every number
-    in its strings, into the set out."""
-    if isinstance(obj, bool):
-        return
-    if isinstance(obj, (int, float)):
-        out |= written(obj)
-    elif isinstance(obj, str):
-        out |= {m for m in NUM.findall(obj)}
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            values(k, out)
-            values(v, out)
-    elif isinstance(obj, (list, tuple, set, frozenset)):
-        for v in obj:
-            values(v, out)
-
-
-def seed_values():
-    out = set()
-    for k, v in vars(seeds).items():
-        if k.isupper():
-            values(v, out)
-    return out
-
-
-class moved_seeds:
+class MovedSeeds:
     """Within it, every number of scripts/lab/seeds.py's tables is moved
-    by a factor of its own (the k-th set): a seed's figure, and what the
+    by a factor of its own (the k-th set), and the digits of its strings
+    turned (a kernel version, a revision): a seed's figure, and what the
     page derives from it, moves."""
 
     def __init__(self, k):
@@ -174,8 +208,9 @@ class moved_seeds:
             return obj
         if isinstance(obj, (int, float)):
             self.i += 1
-            return obj * (1.13 + ((self.i * 0.6180339887 + self.k * 0.37)
-                                  % 1.0) * 0.74)
+            return move(obj, factor(self.i, self.k))
+        if isinstance(obj, str):
+            return turned(obj, self.k + 1)
         if isinstance(obj, dict):
             return {k: self.move(v) for k, v in obj.items()}
         if isinstance(obj, (list, tuple)):
@@ -201,27 +236,103 @@ class moved_seeds:
             setattr(m, k, v)
 
 
+def move(v, f, size=1):
+    """v moved by the factor f; 0, which no factor moves, to f times
+    size (the largest of its metric's values)."""
+    return v * f if v else f * size
+
+
 def moved(docs, k):
     """docs with every measured value moved by a factor of its own (the
     k-th set of factors): a metric's median, min, max and runs by one
-    factor, so their order holds."""
+    factor, so their order holds; a 0 to the size of the metric's other
+    values."""
     docs = copy.deepcopy(docs)
     i = 0
     for d in docs.values():
+        size = {}
+        for r in d.get('rows') or []:
+            for m, s in (r.get('metrics') or {}).items():
+                if isinstance(s.get('max'), (int, float)):
+                    size[m] = max(size.get(m, 0), abs(s['max']))
         for r in d.get('rows') or []:
             for m, s in sorted((r.get('metrics') or {}).items()):
                 i += 1
-                f = 1.13 + ((i * 0.6180339887 + k * 0.37) % 1.0) * 0.74
+                f, z = factor(i, k), size.get(m) or 1
                 for x in ('median', 'min', 'max'):
                     if isinstance(s.get(x), (int, float)):
-                        s[x] = s[x] * f
+                        s[x] = move(s[x], f, z)
                 runs = (r.get('runs') or {}).get(m)
                 if runs:
-                    r['runs'][m] = [v * f if isinstance(v, (int, float))
-                                    else v for v in runs]
+                    r['runs'][m] = [move(v, f, z) if isinstance(
+                        v, (int, float)) else v for v in runs]
         for s in (d.get('spread') or {}).values():
             if isinstance(s.get('max_over_min'), (int, float)):
                 s['max_over_min'] *= 1.31
+    return docs
+
+
+def turned(obj, k=1):
+    """obj with every number moved and every digit of its strings turned
+    (k added, modulo 10); its keys and booleans kept.  The same string
+    turns the same way wherever it is, so equal values stay equal."""
+    if isinstance(obj, bool) or obj is None:
+        return obj
+    if isinstance(obj, int):
+        return int(obj * 1.37) + k
+    if isinstance(obj, float):
+        return obj * 1.37
+    if isinstance(obj, str):
+        return re.sub(r'\d', lambda m: str((int(m.group(0)) + k) % 10), obj)
+    if isinstance(obj, dict):
+        return {key: turned(v, k) for key, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(turned(v, k) for v in obj)
+    return obj
+
+
+# what of a run's JSON is no value the page prints: the experiment's
+# name keys it, values_per_run counts, the rows and spread are moved()
+NOT_TURNED = ('experiment', 'values_per_run', 'rows', 'spread')
+
+
+def described(docs, runs, ctx):
+    """(runs, docs, ctx) with every value that describes the runs turned:
+    the run ids, the JSON's values but its rows (RUNS, SCALE, the
+    machine, the kernel, the clock, the setup, the notes...), the rows'
+    details (what a script reported beside its metrics) and the
+    context."""
+    docs = {n: {k: v if k in NOT_TURNED else turned(v)
+                for k, v in d.items()} for n, d in docs.items()}
+    for d in docs.values():
+        d['rows'] = [dict(r, details=turned(r['details']))
+                     if 'details' in r else r for r in d.get('rows') or []]
+    return ({turned(r): ns for r, ns in runs.items()}, docs, turned(ctx))
+
+
+def configured(docs):
+    """docs with the rows' configurations turned (a configuration's
+    numbers and the digits of its names)."""
+    docs = copy.deepcopy(docs)
+    for d in docs.values():
+        for r in d.get('rows') or []:
+            if isinstance(r.get('config'), dict):
+                r['config'] = turned(r['config'])
+    return docs
+
+
+def counted(docs):
+    """docs with every run measured twice: each figure's runs, twice as
+    many and each a little larger than the one before (its median, min
+    and max the same): the counts of runs the page derives, and the
+    spread of the runs, move."""
+    docs = copy.deepcopy(docs)
+    for d in docs.values():
+        for r in d.get('rows') or []:
+            for m, v in (r.get('runs') or {}).items():
+                if isinstance(v, list):
+                    r['runs'][m] = [x * (1 + 0.05 * j) if isinstance(
+                        x, (int, float)) else x for j, x in enumerate(v + v)]
     return docs
 
 
@@ -243,8 +354,8 @@ def aligned(lines, other):
     return out
 
 
-def structural(line, start):
-    for pat, _ in STRUCTURAL:
+def structural(line, start, patterns):
+    for pat, _ in patterns:
         for m in re.finditer(pat, line):
             for g in range(1, (m.lastindex or 0) + 1):
                 if m.start(g) <= start < m.end(g):
@@ -252,45 +363,51 @@ def structural(line, start):
     return False
 
 
-def numbers(text, fresh, docs, runs, redraw, ctx):
-    """Problems of the numbers of a page's text: fresh is the page drawn
-    again from docs and ctx (the context kept with them), redraw(docs)
-    draws it from other docs; runs its run ids.  [] when every number has
-    a source."""
-    lines, new = text.splitlines(), fresh.splitlines()
-    same = aligned(lines, new)
-    movers = []
+def perturbed(docs, runs, ctx, redraw):
+    """The page drawn again from the data perturbed, each way a page of
+    its own: the measured values and the seeds' figures moved (two sets
+    of factors), the values that describe the runs turned, the rows'
+    configurations turned, the runs counted twice.  A page that cannot
+    be drawn so is left out (its numbers then move nowhere)."""
+    out = []
     for k in (0, 1):
-        with moved_seeds(k):
-            movers.append(aligned(lines,
-                                  redraw(moved(docs, k)).splitlines()))
-    known = seed_values()
-    values(ctx, known)
-    for d in docs.values():
-        values(d, known)
-        # the machine's memory, in GiB (publish.machine_text)
-        mem = (d.get('machine') or {}).get('mem_bytes')
-        if isinstance(mem, (int, float)):
-            known.add('%.1f' % (mem / 2 ** 30))
-    ids = set()
-    for r in runs:
-        ids |= set(NUM.findall(r)) | set(NUM.findall(publish.run_date(r)))
+        with MovedSeeds(k):
+            out.append(redraw(runs, moved(docs, k), ctx))
+    for r, d, c in (described(docs, runs, ctx),
+                    (runs, configured(docs), ctx),
+                    (runs, counted(docs), ctx)):
+        try:
+            out.append(redraw(r, d, c))
+        except Exception:   # e.g. a configuration a formatter looks up
+            pass
+    return out
+
+
+def numbers(text, fresh, pages, patterns, experiments):
+    """Problems of the numbers of a page's text: fresh is the page drawn
+    again from its data, pages the ones drawn from the data perturbed
+    (perturbed()), patterns STRUCTURAL and names().  A number has a
+    source when it is the number of the page drawn again at its place and
+    it changes, at its place, in a page drawn from the data perturbed, or
+    when it is structural, or a number the experiment whose section it is
+    in declares (scopes()).  [] when every number has a source."""
+    lines = text.splitlines()
+    scope = scopes(lines, experiments)
+    same = aligned(lines, fresh.splitlines())
+    movers = [aligned(lines, p.splitlines()) for p in pages]
     bad = []
     for n, line in enumerate(lines):
         here = tokens(same.get(n, ''))
         for i, (start, t) in enumerate(tokens(line)):
-            t0 = re.sub(r'x$', '', t)
             if here and len(here) > i and here[i][1] != t:
                 bad.append('line %d: %s is no number of the data (drawn '
                            'from it: %s): %s' % (n + 1, t, here[i][1],
                                                  line.strip()))
                 continue
-            mv = False
-            for m in movers:
-                other = tokens(m.get(n, ''))
-                if len(other) > i and other[i][1] != t:
-                    mv = True
-            if mv or t0 in known or t0 in ids or structural(line, start):
+            if any(len(o) > i and o[i][1] != t
+                   for o in (tokens(m.get(n, '')) for m in movers)):
+                continue
+            if structural(line, start, patterns) or t in scope[n]:
                 continue
             bad.append('line %d: %s has no source in the data, the seeds or '
                        'the page\'s structure: %s' % (n + 1, t,
@@ -308,13 +425,18 @@ def read(path):
 def check(page, datadir, experiments):
     """Problems of the committed page against its data (a list)."""
     figdir = os.path.splitext(page)[0]
-    with tempfile.TemporaryDirectory(prefix='pagecheck-') as tmp:
-        st, msg = republish(datadir, tmp, experiments)
+    with tempfile.TemporaryDirectory(prefix='republish-') as tmp:
+        try:
+            dirs, ctx = unpacked(datadir, tmp)
+        except pubdata.DataError as ex:
+            return ['the page cannot be drawn again from %s: %s'
+                    % (datadir, ex)]
+        newpage = os.path.join(tmp, 'out', PAGE)
+        st, msg = publish.publish(dirs, newpage, True, experiments, ctx)
         if st:
             return ['the page cannot be drawn again from %s: %s'
                     % (datadir, msg)]
         bad = []
-        newpage = os.path.join(tmp, PAGE)
         newfigs = os.path.splitext(newpage)[0]
         text, fresh = read(page).decode(), read(newpage).decode()
         if text != fresh:
@@ -336,18 +458,16 @@ def check(page, datadir, experiments):
                 bad.append('%s: not the figure drawn again from the data '
                            '(gnuplot: the same data draws the same bytes '
                            'with the same gnuplot, cairo and fonts)' % f)
-        docs, where = publish.load_runs(
-            pubdata.unpack(datadir, os.path.join(tmp, 'again')), experiments)
-        runs = publish.run_ids(docs, where)
-        reasons = publish.draft_reasons(docs, experiments)
-        names = [f[:-4] for f in pngs]
+        docs, where = publish.load_runs(dirs, experiments)
+        drawn = [f[:-4] for f in pngs]
 
-        ctx = pubdata.read_context(datadir)
-
-        def redraw(d):
-            return publish.page(runs, d, experiments, reasons,
-                                os.path.basename(figdir), names, ctx)
-        bad += numbers(text, fresh, docs, runs, redraw, ctx)
+        def redraw(runs, d, c):
+            return publish.page(runs, d, experiments,
+                                publish.draft_reasons(d, experiments),
+                                os.path.basename(figdir), drawn, c)
+        pages = perturbed(docs, publish.run_ids(docs, where), ctx, redraw)
+        bad += numbers(text, fresh, pages,
+                       STRUCTURAL + names(experiments), experiments)
     return bad
 
 

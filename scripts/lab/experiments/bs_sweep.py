@@ -97,4 +97,10 @@ EXPERIMENT = Experiment(
     [('real_s', 'real s'), ('user_s', 'user s'),
      ('sys_s', 'sys s'), ('cs_per_s', 'cs/s'), ('MBps', 'MB/s')],
     minutes=8, formatter=fmt_bs_sweep, no_icount_9p=NO_9P, seed='003',
-    seed_table=seed_table, effects=effects)
+    seed_table=seed_table, effects=effects,
+    # the numbers fmt_bs_sweep and effects write, no value of a run
+    # (republish.py: every number on the results page has a source)
+    constants=(('1 2 4 8 16 32 64', 'the transfer sizes swept, 1K to 64K '
+                '(bs-sweep.sh, the seed\'s)'),
+               ('320 10 0 2', 'the devices: the u320-10k profile (the '
+                'seed\'s u320 disk) and array-raid0x2 (its hw mirror)')))

@@ -470,4 +470,17 @@ EXPERIMENT = Experiment(
     # the overhead first: a disk stall must not lose it
     parts=[Part('overhead', 2, accel='icount'), Part('disk', 7, cpus=1)],
     cpus=2, formatter=fmt_cfq,
-    goals=goals, effects=effects)
+    goals=goals, effects=effects,
+    # the numbers fmt_cfq and cfq_goals write, no value of a run
+    # (republish.py: every number on the results page has a source)
+    constants=(('1 2 3 4 5 6 7', 'the numbers of fmt_cfq\'s parts and of '
+                'issue 13\'s goals'),
+               ('2 4 8 16 64 256', 'the processes of cfq.sh\'s workloads '
+                '(N readers, 4 at once, 2 readers and a writer)'),
+               ('100 200 400 800', 'the weights of the four groups, '
+                'cfq.sh\'s'),
+               ('0', 'a process served has a share above 0; cooperators 0 '
+                'is cfq\'s tunable off'),
+               ('1000 2.6 32', 'seed 002\'s array and kernel, MSA1000 and '
+                '2.6.32-rc, whose figures the cfq figure draws'),
+               ('1.00 1.000', 'the baseline\'s ratio to itself')))

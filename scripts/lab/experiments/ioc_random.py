@@ -135,4 +135,10 @@ EXPERIMENT = Experiment(
     'and bfq with and without groups',
     [('MBps', 'MB/s')], baseline=('setup', 'base'), minutes=4,
     formatter=fmt_ioc_random,
-    goals=goals, seed='002', seed_table=seed_table, effects=effects)
+    goals=goals, seed='002', seed_table=seed_table, effects=effects,
+    # the numbers fmt_ioc_random, effects and seed_table write, no value
+    # of a run (republish.py: every number on the results page has a
+    # source)
+    constants=(('2 4 8', 'the seed\'s reader counts N (ioc-random.sh)'),
+               ('1000 2.6 32', 'the seed\'s array and kernel: MSA1000, '
+                '2.6.32-rc')))

@@ -155,4 +155,13 @@ EXPERIMENT = Experiment(
      ('in_per_call', 'in/call'), ('sy_pct', 'sy %')],
     baseline=('sg_segments', 32), minutes=20, cpus=2,
     formatter=fmt_sg_segments, seed='001', seed_table=seed_table,
-    effects=effects)
+    effects=effects,
+    # the numbers fmt_sg_segments and seed_table write, no value of a
+    # run (republish.py: every number on the results page has a source)
+    constants=(('32 64', 'the SG_SEGMENTS values compared, the seed\'s '
+                '(sg-segments.sh)'),
+               ('512', 'max_sectors, the seed\'s and sg-segments.sh\'s'),
+               ('256', 'one dd read() call, 256 KiB (seeds.py)'),
+               ('5', 'the seed\'s vmstat interval, 5 s (seeds.py)'),
+               ('2.5 47 3', 'the seed\'s kernel, 2.5.47-mm3, and its '
+                '2.5 vmstat')))

@@ -163,4 +163,11 @@ EXPERIMENT = Experiment(
     [('start_mean_s', 'start s'), ('start_p90_s', 'p90 s'),
      ('over_cap', 'over cap'), ('bg_MBps', 'load MB/s'),
      ('rt_misses', '40 ms misses')],
-    minutes=180, formatter=fmt_startup, goals=goals, effects=effects)
+    minutes=180, formatter=fmt_startup, goals=goals, effects=effects,
+    # the numbers fmt_startup and goals write, no value of a run
+    # (republish.py: every number on the results page has a source)
+    constants=(('40', 'the periodic reader\'s period, 40 ms (startup.sh)'),
+               ('5 2', 'the background loads: 5 readers or writers, 2 '
+                'readers and 2 writers (startup.sh)'),
+               ('3', 'the cap of a start-up the figure draws, 3 s'),
+               ('1.00', 'the idle disk\'s ratio to itself')))

@@ -2,10 +2,12 @@
 """Unit tests of the data kept beside the results page (pubdata.py) and
 of the page drawn again from it (republish.py)."""
 
+import glob
 import gzip
 import io
 import json
 import os
+import re
 import shutil
 import struct
 import sys
@@ -255,15 +257,113 @@ class RepublishTest(Fixture):
 class TokensTest(unittest.TestCase):
 
     def test_tokens(self):
+        # a number glued to a unit or a name is a token too; a name's is
+        # structural only where a pattern says so (republish.STRUCTURAL)
         t = [x for _, x in republish.tokens(
             'sata-7200 64KiB 6.12.117-blk26 141.4 0.87x (3/5) 2026-12-02, '
-            '10%')]
-        self.assertEqual(t, ['141.4', '0.87', '3', '5', '2026', '12', '02',
-                             '10'])
+            '10% 0m0.323s 20ms')]
+        self.assertEqual(t, ['7200', '64', '6.12', '117', '26', '141.4',
+                             '0.87', '3', '5', '2026', '12', '02', '10', '0',
+                             '0.323', '20'])
 
     def test_skeleton(self):
-        self.assertEqual(republish.skeleton('a   1.5  b 2x'), 'a #  b #x'
-                         .replace('  ', ' '))
+        self.assertEqual(republish.skeleton('a   1.5  b 2x 20ms'),
+                         'a # b #x #ms')
+
+    def test_structural_names(self):
+        line = '.. figure:: blk26-results/raid0-dd.png 0m1.5s'
+        pats = republish.STRUCTURAL + republish.names(bench.EXPERIMENTS)
+        self.assertEqual([t for st, t in republish.tokens(line)
+                          if not republish.structural(line, st, pats)],
+                         ['1.5'])
+
+
+class NumbersTest(Fixture):
+    """Every number on a page has a source, and only where the page puts
+    it: figures drawn without gnuplot."""
+
+    def setUp(self):
+        super().setUp()
+        patch = mock.patch.object(publish, 'draw_figure', fake_draw)
+        patch.start()
+        self.addCleanup(patch.stop)
+
+    def publish_files(self, files):
+        """Publish (a draft) the fixture JSONs given, each in a run of
+        its fixture directory, and check the page: the problems."""
+        shutil.rmtree(os.path.join(self.tmp, 'results'))
+        shutil.rmtree(os.path.join(self.tmp, 'doc'), ignore_errors=True)
+        dirs = set()
+        for f in files:
+            d = os.path.join(self.tmp, 'results',
+                             os.path.basename(os.path.dirname(f)))
+            os.makedirs(d, exist_ok=True)
+            shutil.copy(f, d)
+            dirs.add(d)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            st = bench.main(['--publish'] + sorted(dirs) +
+                            ['--out', self.out, '--draft'])
+        self.assertEqual(st, 0, err.getvalue())
+        return republish.check(self.out, self.data, bench.EXPERIMENTS)
+
+    def test_every_fixture_passes_its_own_check(self):
+        # the constants an experiment's code writes are declared next to
+        # it, whichever experiments the data holds
+        files = sorted(glob.glob(os.path.join(FIXTURES, 'run-*', '*.json')))
+        self.assertEqual(len(files), 11)
+        for f in files:
+            self.assertEqual(self.publish_files([f]), [], f)
+        self.assertEqual(self.publish_files(files), [])
+
+    def invented(self, text):
+        """The problems of a page whose code writes text, no data's, in
+        its header."""
+        real = publish.machine_text
+        with mock.patch.object(publish, 'machine_text',
+                               lambda d: real(d) + text):
+            st, msg = self.publish()
+            self.assertEqual(st, 0, msg)
+            return republish.check(self.out, self.data, bench.EXPERIMENTS)
+
+    def test_small_invented_numbers_caught(self):
+        for text, t in ((', 3 spare CPUs', '3'), (', 12 spare CPUs', '12'),
+                        (', a tick of 20ms', '20'), (', 1K pages', '1')):
+            bad = self.invented(text)
+            self.assertEqual(len(bad), 1, (text, bad))
+            self.assertIn('%s has no source' % t, bad[0])
+
+    def test_number_glued_to_a_unit_changed_caught(self):
+        real = publish.machine_text
+        with mock.patch.object(publish, 'machine_text',
+                               lambda d: real(d) + ', %.0fms' % (
+                                   d['raid0-dd']['rows'][0]['metrics']
+                                   ['MBps']['median'])):
+            st, msg = self.publish()
+            self.assertEqual(st, 0, msg)
+            self.assertEqual(republish.check(self.out, self.data,
+                                             bench.EXPERIMENTS), [])
+            with open(self.out) as fh:
+                text = fh.read()
+            ms = re.search(r', (\d+)ms', text).group(1)
+            with open(self.out, 'w') as fh:
+                fh.write(text.replace(', %sms' % ms,
+                                      ', %dms' % (int(ms) + 1)))
+            bad = republish.check(self.out, self.data, bench.EXPERIMENTS)
+        self.assertTrue(any('%d is no number of the data (drawn from it: '
+                            '%s)' % (int(ms) + 1, ms) in b for b in bad),
+                        bad)
+
+    def test_a_constant_only_where_declared(self):
+        # cfq declares its weights: in cfq's section, not in another's
+        self.assertIn('800', republish.declared(bench.BY_NAME['cfq']))
+        self.assertNotIn('800',
+                         republish.declared(bench.BY_NAME['raid0-dd']))
+        lines = ['Summary', '=======', 'a 800', 'raid0-dd (seed 004)',
+                 '-------------------', 'b 800', 'cfq', '---', 'c 800']
+        scope = republish.scopes(lines, bench.EXPERIMENTS)
+        self.assertEqual(['800' in scope[n] for n in (2, 5, 8)],
+                         [True, False, True])
 
 
 if __name__ == '__main__':
