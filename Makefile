@@ -37,7 +37,7 @@ endif
 .PHONY: all help deps kernel test run bench bench-args run-args publish republish series deb deb-args boot soak soak-args clean distclean
 
 all help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^$$/{/^$$/!p}' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then $(LAB)/deps.sh --install; else $(LAB)/deps.sh; fi
