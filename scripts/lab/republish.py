@@ -72,9 +72,9 @@ def unpacked(datadir, tmp):
             pubdata.read_context(datadir))
 
 
-def republish(datadir, outdir, experiments):
-    """Write the page, its figures and its data into outdir from datadir;
-    (exit status, message)."""
+def republish(datadir, outdir, experiments, name=PAGE):
+    """Write the page (outdir/name), its figures and its data into outdir
+    from datadir; (exit status, message)."""
     with tempfile.TemporaryDirectory(prefix='republish-') as tmp:
         try:
             dirs, ctx = unpacked(datadir, tmp)
@@ -82,7 +82,7 @@ def republish(datadir, outdir, experiments):
             return 2, str(ex)
         # a page that was published as a draft says so again; what git
         # told at publish time is the data's, not asked again
-        return publish.publish(dirs, os.path.join(outdir, PAGE), True,
+        return publish.publish(dirs, os.path.join(outdir, name), True,
                                experiments, ctx)
 
 
@@ -431,7 +431,9 @@ def check(page, datadir, experiments):
         except pubdata.DataError as ex:
             return ['the page cannot be drawn again from %s: %s'
                     % (datadir, ex)]
-        newpage = os.path.join(tmp, 'out', PAGE)
+        # drawn under the committed page's own name: it names its
+        # figures' directory
+        newpage = os.path.join(tmp, 'out', os.path.basename(page))
         st, msg = publish.publish(dirs, newpage, True, experiments, ctx)
         if st:
             return ['the page cannot be drawn again from %s: %s'

@@ -316,6 +316,24 @@ class NumbersTest(Fixture):
             self.assertEqual(self.publish_files([f]), [], f)
         self.assertEqual(self.publish_files(files), [])
 
+    def test_page_of_another_name(self):
+        # --out doc/foo.rst: its figures and data in doc/foo/, and the
+        # check draws the page again under that name
+        self.out = os.path.join(self.tmp, 'doc', 'foo.rst')
+        st, msg = self.publish()
+        self.assertEqual(st, 0, msg)
+        data = os.path.join(self.tmp, 'doc', 'foo', 'data')
+        out = io.StringIO()
+        with redirect_stdout(out):
+            st = bench.main(['--republish', '--check', '--page', self.out,
+                             '--data', data])
+        self.assertEqual(st, 0, out.getvalue())
+        again = os.path.join(self.tmp, 'again')
+        self.assertEqual(republish.republish(data, again, bench.EXPERIMENTS,
+                                             'foo.rst')[0], 0)
+        with open(self.out) as a, open(os.path.join(again, 'foo.rst')) as b:
+            self.assertEqual(a.read(), b.read())
+
     def invented(self, text):
         """The problems of a page whose code writes text, no data's, in
         its header."""
