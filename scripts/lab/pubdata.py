@@ -18,7 +18,11 @@ The JSON is the run's file byte for byte (what publish.py reads and the
 figures are drawn from), the CSV the run's too (written from the JSON's
 rows when the run has none).  Both are compressed with gzip at level 9
 and no name or time in the header, so the same data gives the same
-bytes; a file whose content did not change is not written again.  The
+bytes (with the same zlib); a file of the same bytes is not written
+again.  Run ids name directories: letters, digits, "_", "." and "-"
+only.  Of what else is under data/, publish removes only the files of
+a run's directory that it manages (managed()): a README or another
+directory is left alone.  The
 whole data directory must stay within LIMIT bytes (4 MiB): publish
 refuses a page whose data would exceed it.
 
@@ -31,7 +35,7 @@ bytes.
 import gzip
 import json
 import os
-import shutil
+import re
 import struct
 import zlib
 
@@ -43,6 +47,19 @@ CONTEXT = 'context.json'
 
 class DataError(Exception):
     """Data that cannot be kept or read: nothing is written."""
+
+
+RUN_ID = re.compile(r'^[A-Za-z0-9_.-]+$')
+
+
+def run_id_error(rid):
+    """Why rid cannot name a run's directory under data/ (None when it
+    can): letters, digits, "_", "." and "-" only, and not "." or
+    ".."."""
+    if not RUN_ID.match(rid) or rid in ('.', '..'):
+        return ('run id %r cannot name a directory of the data: letters, '
+                'digits, "_", "." and "-" only, not "." or ".."' % rid)
+    return None
 
 
 def gz(data):
@@ -77,9 +94,11 @@ def pack(runs, where, csv_of, ctx):
     runs: {run id: [experiments]} (publish.run_ids()); where: {experiment:
     its results directory}; csv_of(name): the CSV's text written from the
     JSON, for a run that has no NAME.csv.  Raises DataError when the data
-    would exceed LIMIT."""
+    would exceed LIMIT, or a run id cannot name a directory."""
     out = {}
     for rid, names in runs.items():
+        if run_id_error(rid):
+            raise DataError(run_id_error(rid))
         for n in names:
             base = os.path.join(where[n], n)
             with open(base + '.json', 'rb') as fh:
@@ -101,39 +120,68 @@ def pack(runs, where, csv_of, ctx):
     return out
 
 
+def read(path):
+    with open(path, 'rb') as fh:
+        return fh.read()
+
+
+def managed(d):
+    """Whether d is a run's directory that write() may prune: its name a
+    run id and nothing in it but files of KINDS, compressed."""
+    return not run_id_error(os.path.basename(d)) and all(
+        f.endswith(tuple(k + '.gz' for k in KINDS)) and
+        os.path.isfile(os.path.join(d, f)) and
+        not os.path.islink(os.path.join(d, f)) for f in os.listdir(d))
+
+
 def write(datadir, files):
-    """Make datadir hold exactly files ({relative path: gzip bytes}): a
-    file of the same content is left as it is, any other file or
-    directory (a run no longer on the page) is removed."""
+    """Make datadir hold files ({relative path: bytes}, pack()): a file
+    of the same bytes is left as it is.  Of what else is there, only
+    what publish writes is removed: a managed() run directory's files
+    (a run, or an experiment, no longer on the page).  Anything else (a
+    README, a directory of another name or holding other files) is left
+    alone."""
     for rel, data in files.items():
         p = os.path.join(datadir, rel)
         os.makedirs(os.path.dirname(p), exist_ok=True)
         try:
-            if rel == CONTEXT:
-                with open(p, 'rb') as fh:
-                    same = fh.read() == data
-            else:
-                with gzip.open(p, 'rb') as fh:
-                    same = fh.read() == gzip.decompress(data)
-        except (OSError, EOFError, zlib.error):
+            same = read(p) == data
+        except OSError:
             same = False
         if not same:
             with open(p, 'wb') as fh:
                 fh.write(data)
     if not os.path.isdir(datadir):
         return
-    for rid in os.listdir(datadir):
+    for rid in sorted(os.listdir(datadir)):
         d = os.path.join(datadir, rid)
-        if not os.path.isdir(d):
-            if rid not in files:
-                os.unlink(d)
+        if os.path.islink(d) or not os.path.isdir(d) or not managed(d):
             continue
         for f in os.listdir(d):
             if '%s/%s' % (rid, f) not in files:
-                p = os.path.join(d, f)
-                (shutil.rmtree if os.path.isdir(p) else os.unlink)(p)
+                os.unlink(os.path.join(d, f))
         if not os.listdir(d):
             os.rmdir(d)
+
+
+def differences(datadir, files):
+    """How datadir differs from files (pack()), as write() would make it:
+    [problem]; [] when it holds the same bytes."""
+    out = []
+    for rel, data in sorted(files.items()):
+        p = os.path.join(datadir, rel)
+        if not os.path.isfile(p):
+            out.append('%s: not committed' % rel)
+        elif read(p) != data:
+            out.append('%s: not the bytes publish writes' % rel)
+    if os.path.isdir(datadir):
+        for rid in sorted(os.listdir(datadir)):
+            d = os.path.join(datadir, rid)
+            if os.path.isdir(d) and not os.path.islink(d) and managed(d):
+                out += ['%s/%s: no run or experiment of the page' % (rid, f)
+                        for f in sorted(os.listdir(d))
+                        if '%s/%s' % (rid, f) not in files]
+    return out
 
 
 def unpack(datadir, dest):
@@ -148,6 +196,8 @@ def unpack(datadir, dest):
                            if f.endswith('.gz')) if os.path.isdir(src) else []
             if not names:
                 continue
+            if run_id_error(rid):
+                raise DataError(run_id_error(rid))
             os.makedirs(os.path.join(dest, rid))
             for f in names:
                 try:

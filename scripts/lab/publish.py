@@ -45,7 +45,8 @@ PNG; the same data draws the same bytes.  The data of the runs on the
 page is written to blk26-results/data/ (pubdata.py): each run's JSON and
 CSV, gzip-compressed, at most 4 MiB (pubdata.LIMIT) for the whole
 directory; a page whose data would exceed it is refused (exit status 2,
-nothing written), and the data of runs no longer on the page is removed.
+nothing written), and the data of runs no longer on the page is removed
+(only the run directories pubdata.py manages).
 "bench.py --republish OUTDIR" writes the page, its figures and its data
 again from the committed data alone (republish.py), and --check compares
 that with the committed page and checks that every number on it has a

@@ -14,6 +14,9 @@ The second does that in a temporary directory and checks the committed
 page (default Documentation/block/blk26-results.rst):
   * the page and every figure are byte-identical to the ones drawn
     again, and no figure is there that the page does not have;
+  * the data is byte-identical to what publish writes from it again
+    (each file compressed again, context.json), and no run's file is
+    there that the page does not have;
   * every number on the page has a source (numbers()).
 It prints one line per problem, exit status 1 if there is any.
 
@@ -58,6 +61,7 @@ import tempfile
 
 import publish
 import pubdata
+from pubdata import read
 import seeds
 
 DOC = os.path.dirname(publish.OUT)
@@ -417,11 +421,6 @@ def numbers(text, fresh, pages, patterns, experiments):
 
 # --- the check ---------------------------------------------------------------
 
-def read(path):
-    with open(path, 'rb') as fh:
-        return fh.read()
-
-
 def check(page, datadir, experiments):
     """Problems of the committed page against its data (a list)."""
     figdir = os.path.splitext(page)[0]
@@ -460,6 +459,16 @@ def check(page, datadir, experiments):
                 bad.append('%s: not the figure drawn again from the data '
                            '(gnuplot: the same data draws the same bytes '
                            'with the same gnuplot, cairo and fonts)' % f)
+        # the data as publish writes it (pubdata.pack): the same bytes
+        newdata = os.path.join(newfigs, pubdata.DATA)
+        files = {}
+        for root, _, fs in os.walk(newdata):
+            for f in fs:
+                p = os.path.join(root, f)
+                files[os.path.relpath(p, newdata)] = read(p)
+        bad += ['data %s (make republish OUT=%s writes it again)'
+                % (x, os.path.dirname(page) or '.')
+                for x in pubdata.differences(datadir, files)]
         docs, where = publish.load_runs(dirs, experiments)
         drawn = [f[:-4] for f in pngs]
 

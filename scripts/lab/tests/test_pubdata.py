@@ -153,6 +153,38 @@ class DataTest(Fixture):
             else:
                 self.assertIsNone(note)
 
+    def test_other_files_left_alone(self):
+        # only a run's directory of data files is publish's to prune
+        keep = [os.path.join(self.data, 'README'),
+                os.path.join(self.data, 'notes', 'x.txt'),
+                os.path.join(self.data, '20200101-000000', 'why.txt'),
+                os.path.join(self.data, '20200101-000000', 'cfq.json.gz')]
+        for p in keep:
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, 'wb') as fh:
+                fh.write(b'not publish\'s')
+        with mock.patch.object(publish, 'draw_figure', fake_draw):
+            st, msg = self.publish()
+        self.assertEqual(st, 0, msg)
+        for p in keep:
+            self.assertTrue(os.path.exists(p), p)
+
+    def test_bad_run_id_refused(self):
+        for rid in ('../evil', '..', 'a b', 'x/y'):
+            with open(os.path.join(self.run, 'raid0-dd.json')) as fh:
+                doc = json.load(fh)
+            doc['run'] = rid
+            with open(os.path.join(self.run, 'raid0-dd.json'), 'w') as fh:
+                json.dump(doc, fh)
+            with mock.patch.object(publish, 'draw_figure', fake_draw):
+                st, msg = self.publish()
+            self.assertEqual(st, 2, rid)
+            self.assertIn('run id %r cannot name a directory' % rid, msg)
+            self.assertIn('nothing written', msg)
+            self.assertFalse(os.path.exists(self.out))
+        self.assertIn('cannot name', pubdata.run_id_error('.'))
+        self.assertIsNone(pubdata.run_id_error('20261201-010203'))
+
     def test_bound_refused_nothing_written(self):
         with mock.patch.object(pubdata, 'LIMIT', 1000):
             st, msg = self.publish()
@@ -247,6 +279,25 @@ class RepublishTest(Fixture):
             bad = self.check()
         self.assertEqual(len(bad), 1, bad)
         self.assertIn('4711 has no source', bad[0])
+
+    def test_data_bytes_checked(self):
+        # the same JSON compressed otherwise, and a file of no run of
+        # the page, are not what publish writes
+        p = os.path.join(self.data, CFQ_RUN, 'cfq.json.gz')
+        with open(p, 'rb') as fh:
+            raw = gzip.decompress(fh.read())
+        with open(p, 'wb') as fh:
+            fh.write(gzip.compress(raw, compresslevel=1, mtime=0))
+        with open(os.path.join(self.data, CFQ_RUN, 'dbt2.csv.gz'),
+                  'wb') as fh:
+            fh.write(pubdata.gz(b'x'))
+        self.assertEqual(self.check(), [
+            'data %s/cfq.json.gz: not the bytes publish writes (make '
+            'republish OUT=%s writes it again)' % (CFQ_RUN, self.tmp +
+                                                   '/doc'),
+            'data %s/dbt2.csv.gz: no run or experiment of the page (make '
+            'republish OUT=%s writes it again)' % (CFQ_RUN, self.tmp +
+                                                   '/doc')])
 
     def test_stale_page_data_gone(self):
         shutil.rmtree(self.data)
