@@ -20,6 +20,10 @@ PKGS=(
 	qemu-system-x86
 	# guest userspace (the guest runs the host's root read-only)
 	fio blktrace sg3-utils mdadm gnuplot-nox util-linux procps e2fsprogs
+	# the font of every figure (figures.py: pngcairo, "DejaVu Sans"),
+	# named so that no other font stands in for it: the published
+	# figures are compared byte for byte (tests/lab/019)
+	fonts-dejavu-core
 	# dbt2: postgres, initdb and pgbench run in the guest only
 	postgresql postgresql-contrib
 	# make test: the bench report page opened in a headless browser
