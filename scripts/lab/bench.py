@@ -20,7 +20,7 @@
                                      the run's data there (publish.py,
                                      pubdata.py)
   bench.py --republish OUTDIR [--data DIR]
-  bench.py --republish --check [--page FILE]
+  bench.py --republish --check [--page FILE] [--data DIR]
                                      the results page again from its
                                      committed data, or checked against
                                      it (republish.py)

@@ -8,7 +8,7 @@ git told at publish time in data/context.json, pubdata.py).
 
   bench.py --publish RESULTS/RUN-ID [RESULTS/RUN-ID...] [--draft] [--out FILE]
   bench.py --republish OUTDIR [--data DIR]
-  bench.py --republish --check [--page FILE]
+  bench.py --republish --check [--page FILE] [--data DIR]
   bench.py --spread LABEL=RESULTS/RUN-ID [LABEL=RESULTS/RUN-ID...]
 
 The second prints a table of the runs' spread: per experiment and

@@ -18,7 +18,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+sys.path.insert(0, os.path.dirname(__file__))
 import bench  # noqa: E402
+from fakes import fake_draw  # noqa: E402
 import publish  # noqa: E402
 import pubdata  # noqa: E402
 import republish  # noqa: E402
@@ -36,12 +38,6 @@ HAVE_GNUPLOT = shutil.which('gnuplot') is not None
 def chunk(kind, body):
     return struct.pack('>I4s', len(body), kind) + body + \
         struct.pack('>I', zlib.crc32(kind + body))
-
-
-def fake_draw(e, doc, run_id, png, peers=None):
-    with open(png, 'wb') as fh:
-        fh.write(b'\x89PNG ' + e.name.encode())
-    return True, []
 
 
 class Fixture(unittest.TestCase):

@@ -14,7 +14,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+sys.path.insert(0, os.path.dirname(__file__))
 import bench  # noqa: E402
+from fakes import fake_draw  # noqa: E402
 import publish  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(__file__), 'fixtures')
@@ -42,14 +44,6 @@ def summary(text):
     return {r[1].replace('\\', ''): tuple(c.replace('\\', '')
                                           for c in r[2:])
             for r in rows[1:]}
-
-
-def fake_draw(e, doc, run_id, png, peers=None):
-    """report.draw_figure, without gnuplot: (drawn, caption)."""
-    with open(png, 'wb') as fh:
-        fh.write(b'\x89PNG drawn %s of %s' % (e.name.encode(),
-                                               run_id.encode()))
-    return True, []
 
 
 def drawn(name, run_id=RUN_ID):
