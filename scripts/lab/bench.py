@@ -64,7 +64,7 @@ import publish
 import republish
 from experiments import (anticipatory, bs_sweep, cfq, dbt2, ioc_random,
                          mq_scaling, overview, raid0_dd, sg_segments,
-                         simhba_calibration, startup)
+                         simhba_calibration, startup, traces)
 from kernels import (built_tree, kernel_entry, kernel_env, read_kernels,
                      wanted_kernels)
 from labpaths import TOP
@@ -81,7 +81,7 @@ from stats import aggregate, spread
 EXPERIMENTS = [m.EXPERIMENT for m in (overview, simhba_calibration, raid0_dd,
                                         sg_segments, bs_sweep, anticipatory,
                                         ioc_random, cfq, mq_scaling, startup,
-                                        dbt2)]
+                                        traces, dbt2)]
 BY_NAME = {e.name: e for e in EXPERIMENTS}
 
 

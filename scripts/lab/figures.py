@@ -46,8 +46,9 @@ class Series:
     """One line, set of bars or set of marks in a panel.
 
     style: 'bars' (boxes), 'points', 'lines' (with points), 'hbars'
-    (horizontal bars: x is the bar's value, y its position) or 'median'
-    (a short horizontal stroke per point).  points: [(x, y, lo, hi)],
+    (horizontal bars: x is the bar's value, y its position), 'median'
+    (a short horizontal stroke per point) or 'dots' (small marks, many of
+    them: a scatter).  points: [(x, y, lo, hi)],
     lo/hi None when the point has no spread.  seed: the seed's numbers
     (hollow marks or dashed lines, never error bars).
     """
@@ -796,8 +797,67 @@ def fig_startup(doc, run_id, peers=None):
     return fig
 
 
+# the elevators whose dispatch order the traces figure draws, in order:
+# deceptive idleness (mq-deadline) and the idling schedulers
+TRACE_ELEVATORS = ('mq-deadline', 'anticipatory', 'cfq', 'bfq')
+
+
+def proc_style(name, procs):
+    """(title, 'dots', colour) of a traced process ("COMMAND PID", or '?':
+    a request queued before the window): writeback orange, the others
+    (the readers, by PID) blue and green, as in every panel."""
+    if name == '?':
+        return 'queued before the window', 'dots', '#999999'
+    if name.startswith(('kworker', 'flush')):
+        return 'writeback (%s)' % name, 'dots', '#e08a3c'
+    own = sorted((p for p in procs if p != '?' and
+                  not p.startswith(('kworker', 'flush'))),
+                 key=lambda p: int(p.split()[-1]) if
+                 p.split()[-1].isdigit() else 0)
+    return name, 'dots', ('#3c78d8', '#2a9d4b', '#8e44ad',
+                          '#c0392b')[own.index(name) % 4]
+
+
+def fig_traces(doc, run_id, peers=None):
+    """Dispatch order over time in each traced window: a panel per
+    workload and elevator, a mark per dispatch at its time and sector,
+    one colour per process that queued the request (the first run's
+    trace)."""
+    fig = Figure('traces', 'dispatch order in a traced window (sector '
+                 'against time)', False)
+    elev = [e for e in TRACE_ELEVATORS
+            if e in values_of(doc, 'elevator')]
+    others = [e for e in values_of(doc, 'elevator') if e not in elev]
+    for w in values_of(doc, 'workload'):
+        for e in elev:
+            r = first(rows_with(doc, workload=w, elevator=e))
+            d = ((r or {}).get('details') or [{}])[0]
+            p = fig.panel('%s, %s' % (w, e), 'sector (GiB)',
+                          'time in the window (s)')
+            p.empty = 'no dispatch traced'
+            procs = d.get('procs') or []
+            series_of = []
+            for n in procs:
+                t, st, c = proc_style(n, procs)
+                series_of.append(p.new(t, st, color=c))
+            for t, gib, i in d.get('dispatch') or []:
+                if 0 <= i < len(series_of):
+                    series_of[i].add(t / 1e3, gib)
+            if not d.get('dispatch'):
+                fig.missing.append('dispatches, %s, %s' % (w, e))
+    fig.caption.append('a mark per request dispatched, at its time and '
+                       'first sector, coloured by the process that queued '
+                       'it (the flusher for buffered writes); the first '
+                       'run\'s trace')
+    if others:
+        fig.caption.append('not drawn (their traces are in the data): %s'
+                           % ', '.join(map(str, others)))
+    return fig
+
+
 FIGURES = {
     'overview': fig_overview,
+    'traces': fig_traces,
     'anticipatory': fig_anticipatory,
     'ioc-random': fig_ioc_random,
     'cfq': fig_cfq,
@@ -871,6 +931,10 @@ def series_plots(fig, p, k, s, color, block):
         out = ['%s using 1:2 with linespoints %s %s %s %s'
                % (block, 'dt 2 pt 6' if s.seed else 'dt 1 pt 7', lc,
                   'lw 1.5', title)]
+    elif s.style == 'dots':
+        out = ['%s using 1:2 with points pt 7 ps 0.35 %s %s'
+               % (block, lc, title)]
+        err = False
     elif s.style == 'median':
         out = ['%s using 1:2:($1-0.2):($1+0.2) with xerrorbars pt 0 '
                'lw 3 %s %s' % (block, lc, title)]

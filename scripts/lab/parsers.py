@@ -644,6 +644,146 @@ def fio_job_lat(text, job, ddir, unit, prefix):
     return out
 
 
+# A trace's summary draws at most this many dispatches: a bounded figure
+# and a bounded JSON (a longer trace is thinned evenly).
+TRACE_MAX_POINTS = 4000
+# The latency points a trace's summary gives per direction and stage.
+TRACE_PCTS = (50, 90, 99, 100)
+TRACE_LINE = re.compile(r'^(\d+\.\d+)\s+([A-Z])\s+(\d+)\s+(\S+)\s+(\d+)\s+'
+                        r'(\d+)\s+(\S+)\s*$')
+# the schedulers' messages (block/anticipatory-iosched.c,
+# block/cfq-iosched.c) -> the decision they record
+MESSAGE_KINDS = [
+    (re.compile(r'^as antic start\b'), 'anticipation started'),
+    (re.compile(r'^as antic stop (\w+)'), 'anticipation ended: %s'),
+    (re.compile(r'^as antic declined (\w+)'), 'anticipation declined: %s'),
+    (re.compile(r'^as antic wait_next\b'), 'anticipation waits for the '
+     'next request'),
+    (re.compile(r'^as batch (\w+)'), 'batch switched to %s'),
+    (re.compile(r'^as write_batch\b'), 'write batch size retuned'),
+    (re.compile(r'^as deep_queue\b'), 'deep queue seen'),
+    (re.compile(r'^cfq\d+\S*\s+expired (\w+)'), 'slice expired: %s'),
+    (re.compile(r'^cfq\d+\S*\s+idle (\w+)'), 'idle started: %s'),
+    (re.compile(r'^cfq\d+\S*\s+set_slice='), 'slice started'),
+    (re.compile(r'^cfq\d+\S*\s+set_active\b'), 'queue made active'),
+    (re.compile(r'^cfq\d+\S*\s+wait_busy\b'), 'group kept busy '
+     '(wait_busy)'),
+    (re.compile(r'^cfq\d+\S*\s+cooperator\b'), 'cooperator served'),
+    (re.compile(r'^cfq\d+\S*\s+merged into\b'), 'queues merged'),
+    (re.compile(r'^cfq\d+\S*\s+split\b'), 'queue split'),
+    (re.compile(r'^cfq\d+\S*\s+window=0\b'), 'idle window dropped '
+     '(not deep)'),
+    (re.compile(r'^cfq\d+\S*\s+(idle|group_window)=(\d)'), '%s=%s'),
+]
+
+
+def message_kind(text):
+    """The decision an anticipatory or cfq blktrace message records ('slice
+    expired: idle_timeout', 'anticipation ended: hit'); 'other messages'
+    for any other (bfq's, mq-deadline's)."""
+    for rx, kind in MESSAGE_KINDS:
+        m = rx.match(text)
+        if m:
+            return kind % m.groups() if '%' in kind else kind
+    return 'other messages'
+
+
+def trace_summary(text):
+    """A blktrace window (bench_trace_stop with the format "%a %p %C %S %n
+    %d": "SECONDS ACTION PID COMMAND SECTOR SECTORS RWBS" lines, the
+    schedulers' messages as blkparse prints them, "dropped N") -> {
+    'metrics': the window's read and write MB/s (completions), its
+    dispatches, seeks (dispatches that do not start where the previous one
+    ended) and their distances in GiB (p50, p90, max), bio merges into
+    queued requests (M and F) and per direction the queue-to-dispatch,
+    dispatch-to-completion and queue-to-completion times in ms (p50, p90,
+    p99, max; a request is known by its direction and first sector, and
+    by the bio queued last there), and the events blktrace dropped;
+    'detail': the dispatches (ms from the window's start, GiB, the index of
+    the process that queued the request in 'procs', "COMMAND PID"; at most
+    TRACE_MAX_POINTS, thinned evenly) and the messages counted by kind
+    (message_kind())}.  ValueError when the window has no event."""
+    ev, msgs, dropped = [], {}, None
+    for line in text.splitlines():
+        m = TRACE_LINE.match(line)
+        if m:
+            t, a, pid, comm, sec, n, rwbs = m.groups()
+            d = 'W' if 'W' in rwbs else 'R' if 'R' in rwbs else None
+            ev.append((float(t), len(ev), a, '%s %s' % (comm, pid),
+                       int(sec), int(n), d))
+            continue
+        m = BLK_MESSAGE.match(line)
+        if m:
+            k = message_kind(m.group(2).strip())
+            msgs[k] = msgs.get(k, 0) + 1
+            continue
+        if line.startswith('dropped '):
+            v = line.split()[1]
+            dropped = int(v) if v.isdigit() else None
+    ev.sort()
+    if not ev:
+        raise ValueError('no block event in the trace')
+    t0, span = ev[0][0], max(ev[-1][0] - ev[0][0], 1e-9)
+    queued, issued = {}, {}
+    lat = {(st, d): [] for st in ('q2d', 'd2c', 'q2c') for d in 'RW'}
+    done = {'R': 0, 'W': 0}
+    procs, disp, seeks, merges, prev_end = [], [], [], 0, None
+    for t, _, a, proc, sec, n, d in ev:
+        if d is None:
+            continue
+        if a == 'Q':
+            queued[(d, sec)] = (t, proc)
+        elif a in ('M', 'F'):
+            merges += 1
+        elif a == 'D' and n:
+            q = queued.pop((d, sec), None)
+            issued[(d, sec)] = (t, q)
+            if q:
+                lat[('q2d', d)].append(t - q[0])
+            who = q[1] if q else '?'
+            if who not in procs:
+                procs.append(who)
+            disp.append([round((t - t0) * 1e3, 3),
+                         round(sec * 512 / 2**30, 6), procs.index(who)])
+            if prev_end is not None and sec != prev_end:
+                seeks.append(abs(sec - prev_end) * 512 / 2**30)
+            prev_end = sec + n
+        elif a == 'C' and n:
+            i = issued.pop((d, sec), None)
+            done[d] += n * 512
+            if i:
+                lat[('d2c', d)].append(t - i[0])
+                if i[1]:
+                    lat[('q2c', d)].append(t - i[1][0])
+    met = {'trace_read_MBps': round(done['R'] / span / 1e6, 3),
+           'trace_write_MBps': round(done['W'] / span / 1e6, 3),
+           'dispatches': len(disp), 'seeks': len(seeks), 'merges': merges,
+           'trace_dropped': dropped}
+    for pct in (50, 90, 100):
+        v = percentile_of(seeks, pct)
+        met[lat_key('seek', pct, 'GiB')] = None if v is None else round(v, 4)
+    for (st, d), vals in sorted(lat.items()):
+        for pct in TRACE_PCTS:
+            v = percentile_of(vals, pct)
+            met[lat_key('%s_%s' % (st, 'read' if d == 'R' else 'write'),
+                        pct, 'ms')] = None if v is None else round(v * 1e3,
+                                                                   4)
+    if len(disp) > TRACE_MAX_POINTS:
+        step = len(disp) / float(TRACE_MAX_POINTS)
+        disp = [disp[int(i * step)] for i in range(TRACE_MAX_POINTS)]
+    return {'metrics': met, 'detail': {'dispatch': disp, 'procs': procs,
+                                       'messages': msgs,
+                                       'span_s': round(span, 6)}}
+
+
+def percentile_of(values, pct):
+    """percentile() of a list of values (each counted once)."""
+    bins = {}
+    for v in values:
+        bins[v] = bins.get(v, 0) + 1
+    return percentile(bins, pct)
+
+
 def startup_stats(text, cap, app):
     """The starts of the startup experiment (tests/common/startup's
     startup_run lines: "ok SECONDS SECTORS" or "over SECONDS SECTORS") ->
@@ -772,6 +912,7 @@ PARSERS = {
     'fio-read-p99': ((), fio_read_p99),
     'fio-job-p99': (('JOB', 'ms|us'), fio_job_p99),
     'fio-job-lat': (('JOB', 'read|write', 'ms|us', 'PREFIX'), fio_job_lat),
+    'trace-summary': ((), trace_summary),
     'fio-iops': ((), fio_iops),
     'fio-mbps': (('JOB', 'read|write'), fio_mbps),
     'fio-misses': (('JOB', 'MS'), fio_misses),

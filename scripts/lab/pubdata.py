@@ -7,6 +7,11 @@ of every experiment on the page:
   Documentation/block/blk26-results/data/<run-id>/NAME.json.gz
   Documentation/block/blk26-results/data/<run-id>/NAME.csv.gz
 
+the raw files an experiment keeps gzipped beside its results (bench_keep,
+NAME-*.txt.gz: the traces experiment's blktrace windows), byte for byte:
+
+  Documentation/block/blk26-results/data/<run-id>/NAME-*.txt.gz
+
 and what publish learnt from outside the JSON (publish.context(): the
 simhba model's commits after the series commit, as git told them at
 publish time, null when it could not tell), so that the page is drawn
@@ -41,7 +46,7 @@ import zlib
 
 LIMIT = 4 * 2 ** 20
 DATA = 'data'
-KINDS = ('.json', '.csv')
+KINDS = ('.json', '.csv', '.txt')
 CONTEXT = 'context.json'
 
 
@@ -109,6 +114,8 @@ def pack(runs, where, csv_of, ctx):
             else:
                 csv = csv_of(n).encode()
             out['%s/%s.csv.gz' % (rid, n)] = gz(csv)
+            for f in kept(where[n], n):
+                out['%s/%s' % (rid, os.path.basename(f))] = read(f)
     out[CONTEXT] = context_bytes(ctx)
     total = sum(len(b) for b in out.values())
     if total > LIMIT:
@@ -117,6 +124,20 @@ def pack(runs, where, csv_of, ctx):
                         'more than the bound of %d (%d MiB); the largest: %s'
                         % (total, LIMIT, LIMIT >> 20, ', '.join(
                             '%s %d' % (k, len(out[k])) for k in big)))
+    return out
+
+
+def kept(rundir, name):
+    """The raw files experiment name kept gzipped in its results
+    directory rundir (bench_keep: NAME-*.txt.gz, in the guest's directory
+    where the run keeps them), in order."""
+    out = []
+    for d in sorted([rundir] + [os.path.join(rundir, g) for g in
+                                os.listdir(rundir) if g.startswith('guest-')]):
+        if os.path.isdir(d):
+            out += sorted(os.path.join(d, f) for f in os.listdir(d)
+                          if f.startswith(name + '-') and
+                          f.endswith('.txt.gz'))
     return out
 
 

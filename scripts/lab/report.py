@@ -46,6 +46,14 @@ def fmt(v):
     return '%.1f' % v if abs(v) < 1000 else '%.0f' % v
 
 
+def fmt_sig(v):
+    """fmt() for values from 10 up; below, 3 significant digits (a latency
+    of 0.0097 ms is not 0.01)."""
+    if v is None or abs(v) >= 10:
+        return fmt(v)
+    return '%.3g' % v
+
+
 def render(head, lines, left=1):
     """A plain text table; the first `left` columns are left-aligned.
 
@@ -109,22 +117,22 @@ def table(exp, agg, notes, missing='-'):
 LAT_SHOWN = (50, 90, 99, 99.9, 100)
 
 
-def lat_table(agg, key, dists, unit='ms'):
+def lat_table(agg, key, dists, unit='ms', pcts=LAT_SHOWN):
     """Latency distributions as a text table: a line per row of agg (named
     by its config key) and per (prefix, tag, what) of dists, with the
-    medians of the runs' p50, p90, p99, p99.9 and max
-    (parsers.lat_key(prefix, pct, unit, tag)); a value not measured reads
-    '-'."""
+    medians of the runs' percentiles pcts (default p50, p90, p99, p99.9
+    and max: parsers.lat_key(prefix, pct, unit, tag)); a value not
+    measured reads '-'."""
     head = [key, 'latency'] + ['%s %s' % ('max' if p == 100 else
                                           'p%g' % p, unit)
-                               for p in LAT_SHOWN]
+                               for p in pcts]
     lines = []
     for prefix, tag, what in dists:
         for r in agg:
             cells = [str(r['config'].get(key, '')), what]
-            for p in LAT_SHOWN:
+            for p in pcts:
                 s = r['metrics'].get(parsers.lat_key(prefix, p, unit, tag))
-                cells.append(fmt(s['median'] if s else None))
+                cells.append(fmt_sig(s['median'] if s else None))
             lines.append(cells)
     return render(head, lines, 2)
 

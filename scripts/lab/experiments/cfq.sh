@@ -344,7 +344,7 @@ cfq_fair()
 	blktrace -V >/dev/null 2>&1
 	blkparse -V >/dev/null 2>&1
 	sleep 0
-	cfq_trace_start "$dev" notify
+	bench_trace_start "$dev" notify
 	: >"$TEST_TMP/fair.map"
 	for k in "${kinds[@]}"; do
 		# shellcheck disable=SC2086
@@ -377,7 +377,7 @@ cfq_fair()
 		i=$((i + 1))
 	done
 	wait "${pids[@]}"
-	cfq_trace_stop "$dev" | cat "$TEST_TMP/fair.map" - >"$TEST_TMP/fair.trace"
+	bench_trace_stop "$dev" | cat "$TEST_TMP/fair.map" - >"$TEST_TMP/fair.trace"
 	bench_parse blk-time "$TEST_TMP/fair.trace" >"$TEST_TMP/fair.json"
 	python3 - "$TEST_TMP" "${#kinds[@]}" "${kinds[@]%%:*}" <<'PY' >"$TEST_TMP/fair.rows"
 import json, os, sys
@@ -445,64 +445,6 @@ PY
 	cat "$TEST_TMP/fair.rows" >>"$BENCH_ROWS"
 }
 
-# cfq_trace_start DEV [ACTION...]: trace DEV's inserts, dispatches and
-# completions (blktrace queue, issue, complete; and the ACTIONs, as
-# blktrace's -a names them: notify for cfq's messages) into $TEST_TMP/bt
-# until cfq_trace_stop.
-cfq_trace_start()
-{
-	local dev=$1 a acts=(-a queue -a issue -a complete)
-
-	shift
-	cfq_trace_msgs=0
-	for a in "$@"; do
-		acts+=(-a "$a")
-		[ "$a" != notify ] || cfq_trace_msgs=1
-	done
-	rm -rf "$TEST_TMP/bt"
-	mkdir -p "$TEST_TMP/bt"
-	blktrace -d /dev/"$dev" "${acts[@]}" -D "$TEST_TMP/bt" \
-		>"$TEST_TMP/bt.log" 2>&1 &
-	cfq_tracer=$!
-	sleep 1
-}
-
-# cfq_trace_stop DEV: end the trace; print blkparse's lines "SECONDS ACTION
-# PID SECTOR" (parsers.py blk-time, blk-wait), the messages traced (notify)
-# as blkparse prints them, and "dropped N", the events blktrace says it
-# dropped ("dropped ?" when it did not say).  The messages are read from
-# the trace's files (parsers.py blktrace_messages()): blkparse 1.2 skips
-# those that carry a cgroup id, as every message of a queue in a cgroup
-# (the root one too) does here; the message lines of a blkparse that
-# prints them are left out.
-cfq_trace_stop()
-{
-	local n
-
-	kill -INT "$cfq_tracer"
-	wait "$cfq_tracer"
-	blkparse -q -D "$TEST_TMP/bt" -i "$1" -f '%T.%9t %a %p %S\n' 2>/dev/null |
-		awk '$6 != "m" && $7 != "m"'
-	[ "$cfq_trace_msgs" = 0 ] ||
-		python3 - "$TEST_TMP/bt/$1".blktrace.* <<'PY'
-import os, sys
-sys.path.insert(0, os.path.join(os.environ['LAB_TOP'], 'scripts', 'lab'))
-from parsers import blktrace_messages
-data = []
-for f in sys.argv[1:]:
-    try:
-        data.append(open(f, 'rb').read())
-    except OSError:
-        pass
-for line in blktrace_messages(data):
-    print(line)
-PY
-	n=$(awk '/Total:.* events \(dropped [0-9]/ {
-		sub(/.*\(dropped /, ""); d += $1; f = 1 } END { if (f) print d }' \
-		"$TEST_TMP/bt.log")
-	echo "dropped ${n:-?}"
-}
-
 # cfq_scale DEV: a scale row per N of $scale, N random readers under cfq.
 cfq_scale()
 {
@@ -521,12 +463,12 @@ cfq_scale()
 		tl=$(cat $q/target_latency)
 		idle=$(cat $q/slice_idle)
 		: >"$TEST_TMP/scale.trace"
-		[ $trace = 0 ] || cfq_trace_start "$dev"
+		[ $trace = 0 ] || bench_trace_start "$dev"
 		fio --output-format=json --output="$TEST_TMP/scale.json" \
 		    --name=scale --filename=/dev/"$dev" --rw=randread --bs=4k \
 		    --direct=1 --ioengine=psync --norandommap --numjobs="$n" \
 		    --time_based --runtime="$long" >/dev/null 2>&1
-		[ $trace = 0 ] || cfq_trace_stop "$dev" >"$TEST_TMP/scale.trace"
+		[ $trace = 0 ] || bench_trace_stop "$dev" >"$TEST_TMP/scale.trace"
 		python3 - "$TEST_TMP/scale.json" "$n" "$tl" "$idle" "$TEST_TMP/scale.trace" \
 			"$trace" <<'PY' >>"$BENCH_ROWS"
 import json, os, sys

@@ -275,7 +275,10 @@ bench_small_writeback()
 # come from the host), so the window starts from its first I/O.  Every job
 # is measured over the same SECS from the last reader's start (fio's
 # ramp_time); started together, bfq would merge the readers' queues (see
-# bench_seq_readers).
+# bench_seq_readers).  With BENCH_TRACE_SECS (> 0) the disk is traced
+# (bench_trace_start, the schedulers' messages too) from the measured
+# window's start, for a second more than that (blktrace's start), and the
+# trace is left in $TEST_TMP/bt for bench_trace_stop.
 bench_reader_writer()
 {
 	local dev=$1 secs=$2 roff=$3 woff=$4 size=$5 n=${6:-1} nw=${7:-1}
@@ -312,7 +315,15 @@ bench_reader_writer()
 	# the time and the disk's counters in one reading
 	read -r t0 r0 w0 < <(awk 'NR == 1 { t = $1 } NR == 2 { print t, $3, $7 }' \
 		/proc/uptime /sys/block/"$dev"/stat)
-	sleep "$(awk -v s="$secs" 'BEGIN { print s * 8 / 10 }')"
+	if [ "${BENCH_TRACE_SECS:-0}" -gt 0 ]; then
+		bench_trace_start "$dev" notify
+		sleep "$BENCH_TRACE_SECS"
+		bench_trace_end
+		sleep "$(awk -v s="$secs" -v w="$BENCH_TRACE_SECS" \
+			'BEGIN { r = s * 8 / 10 - 1 - w; print r > 0 ? r : 0 }')"
+	else
+		sleep "$(awk -v s="$secs" 'BEGIN { print s * 8 / 10 }')"
+	fi
 	read -r t1 r1 w1 < <(awk 'NR == 1 { t = $1 } NR == 2 { print t, $3, $7 }' \
 		/proc/uptime /sys/block/"$dev"/stat)
 	# a window that outlasted fio measured its end, not the streams
@@ -353,10 +364,11 @@ bench_reader_writer()
 # for one reader.  Prints JSON metric fields: NAME_MBps, their aggregate
 # MB/s, and the distribution of their read latency (fio_lat_fields:
 # NAME_p50_ms ... NAME_p99_ms ... NAME_max_ms); each null when not
-# measured.
+# measured.  With BENCH_TRACE_SECS (> 0) the disk is traced as in
+# bench_reader_writer, from a second after the last reader started.
 bench_seq_readers()
 {
-	local dev=$1 secs=$2 n=$3 size=$4 name=$5 cap i jobs=() mb
+	local dev=$1 secs=$2 n=$3 size=$4 name=$5 cap i jobs=() mb pid
 
 	cap=$(($(cat /sys/block/"$dev"/size) * 512))
 	for ((i = 0; i < n; i++)); do
@@ -366,10 +378,88 @@ bench_seq_readers()
 	fio --output-format=json+ --output="$TEST_TMP/seq.json" \
 	    --time_based --runtime="$secs" --filename=/dev/"$dev" \
 	    --rw=read --bs=64k --ioengine=psync --direct=1 --size="$size" \
-	    --group_reporting "${jobs[@]}" >/dev/null 2>&1
+	    --group_reporting "${jobs[@]}" >/dev/null 2>&1 &
+	pid=$!
+	if [ "${BENCH_TRACE_SECS:-0}" -gt 0 ]; then
+		# from a second after the last reader started
+		sleep "$n"
+		bench_trace_start "$dev" notify
+		sleep "$BENCH_TRACE_SECS"
+		bench_trace_end
+	fi
+	wait "$pid"
 	mb=$(fio_mbps "$TEST_TMP/seq.json" seq read 2>/dev/null || echo null)
 	printf '"%s_MBps": %s, %s' "$name" "$mb" \
 		"$(fio_lat_fields "$name" seq read ms "$TEST_TMP/seq.json")"
+}
+
+# bench_trace_start DEV [ACTION...]: trace DEV's inserts, dispatches and
+# completions (blktrace queue, issue, complete; and the ACTIONs, as
+# blktrace's -a names them: notify for the schedulers' messages) into
+# $TEST_TMP/bt until bench_trace_stop.
+bench_trace_start()
+{
+	local dev=$1 a acts=(-a queue -a issue -a complete)
+
+	shift
+	rm -rf "$TEST_TMP/bt"
+	mkdir -p "$TEST_TMP/bt"
+	for a in "$@"; do
+		acts+=(-a "$a")
+		# read in bench_trace_stop, which a subshell may not share
+		[ "$a" != notify ] || : >"$TEST_TMP/bt/.notify"
+	done
+	blktrace -d /dev/"$dev" "${acts[@]}" -D "$TEST_TMP/bt" \
+		>"$TEST_TMP/bt.log" 2>&1 &
+	bench_tracer=$!
+	sleep 1
+}
+
+# bench_trace_end: stop tracing (bench_trace_stop reads the trace later,
+# when reading it no longer takes the guest's CPU from a measurement).
+bench_trace_end()
+{
+	[ -n "${bench_tracer:-}" ] || return 0
+	kill -INT "$bench_tracer"
+	wait "$bench_tracer"
+	bench_tracer=
+}
+
+# bench_trace_stop DEV [FORMAT]: end the trace; print blkparse's lines
+# "SECONDS ACTION PID SECTOR" (parsers.py blk-time, blk-wait; or FORMAT,
+# blkparse's -f without its time, which leads every line: "%a %p %C %S %n
+# %d" adds the command, the sectors and the RWBS flags), the messages traced (notify)
+# as blkparse prints them, and "dropped N", the events blktrace says it
+# dropped ("dropped ?" when it did not say).  The messages are read from
+# the trace's files (parsers.py blktrace_messages()): blkparse 1.2 skips
+# those that carry a cgroup id, as every message of a queue in a cgroup
+# (the root one too) does here; the message lines of a blkparse that
+# prints them are left out.
+bench_trace_stop()
+{
+	local n
+
+	bench_trace_end
+	blkparse -q -D "$TEST_TMP/bt" -i "$1" -f "%T.%9t ${2:-%a %p %S}\n" 2>/dev/null |
+		awk '$6 != "m" && $7 != "m"'
+	[ ! -e "$TEST_TMP/bt/.notify" ] ||
+		python3 - "$TEST_TMP/bt/$1".blktrace.* <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ['LAB_TOP'], 'scripts', 'lab'))
+from parsers import blktrace_messages
+data = []
+for f in sys.argv[1:]:
+    try:
+        data.append(open(f, 'rb').read())
+    except OSError:
+        pass
+for line in blktrace_messages(data):
+    print(line)
+PY
+	n=$(awk '/Total:.* events \(dropped [0-9]/ {
+		sub(/.*\(dropped /, ""); d += $1; f = 1 } END { if (f) print d }' \
+		"$TEST_TMP/bt.log")
+	echo "dropped ${n:-?}"
 }
 
 # bench_size DEFAULT MIN: DEFAULT x BENCH_SCALE, an integer, at least MIN.

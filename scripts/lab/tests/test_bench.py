@@ -137,7 +137,7 @@ class RegistryTest(unittest.TestCase):
                          ['overview', 'simhba-calibration', 'raid0-dd',
                           'sg-segments', 'bs-sweep', 'anticipatory',
                           'ioc-random', 'cfq', 'mq-scaling', 'startup',
-                          'dbt2'])
+                          'traces', 'dbt2'])
         self.assertIn('\ncfq                  issue 13: cfq: ', out.stdout)
 
     def test_goal_verdicts_are_the_experiments_own(self):
@@ -1293,6 +1293,86 @@ class FioLatTest(unittest.TestCase):
         # not measured: '-', never 0
         self.assertEqual(rows[1][-5:], ['100.0', '180.0', '198.0', '199.8',
                                         '-'])
+
+
+class TraceSummaryTest(unittest.TestCase):
+    # bench_trace_stop's lines: "SECONDS ACTION PID COMMAND SECTOR SECTORS
+    # RWBS", the messages as blkparse prints them, the dropped count
+    TRACE = """0.000000000 Q 100 fio 0 128 R
+0.000100000 D 9 kworker/0:1H 0 128 R
+0.000200000 Q 200 kworker/u2:1 1000000 2048 W
+0.000300000 M 200 kworker/u2:1 1002048 8 W
+0.000400000 Q 300 fio 5000 8 RS
+0.005000000 C 9 swapper 0 128 R
+0.006000000 D 9 kworker/0:1H 1000000 2056 W
+0.010000000 C 9 swapper 1000000 2056 W
+0.011000000 D 9 kworker/0:1H 2000 8 R
+0.012000000 C 9 swapper 2000 8 R
+0.013000000 m 9 kworker/0:1H 0 0 N
+  8,0    0        0     0.007000000     9  m   N as antic stop hit
+  8,0    0        0     0.007500000     9  m   N as antic stop hit
+  8,0    0        0     0.008000000     9  m   N cfq123 expired idle_timeout
+  8,0    0        0     0.008000000     9  m   N cfq123 idle=1
+  8,0    0        0     0.008000000     9  m   N bfq12SA put_queue
+dropped 3
+"""
+
+    def test_stages_seeks_merges(self):
+        got = parsers.trace_summary(self.TRACE)
+        m, d = got['metrics'], got['detail']
+        self.assertEqual(m['dispatches'], 3)
+        # each dispatch away from where the previous one ended
+        self.assertEqual(m['seeks'], 2)
+        # the longest: from the write's end back to the read at 2000
+        self.assertAlmostEqual(m['seek_max_GiB'],
+                               (1000000 + 2056 - 2000) * 512 / 2**30, 4)
+        self.assertEqual(m['merges'], 1)
+        self.assertEqual(m['trace_dropped'], 3)
+        self.assertEqual(m['q2d_read_p50_ms'], 0.1)
+        self.assertEqual(m['d2c_read_max_ms'], 4.9)
+        self.assertEqual(m['q2c_write_max_ms'], 9.8)
+        self.assertEqual(m['d2c_write_p50_ms'], 4.0)
+        # the read at 2000 was queued before the window: no Q2D, a D2C
+        self.assertEqual(m['d2c_read_p99_ms'], 4.9)
+        self.assertEqual(m['q2c_read_p99_ms'], 5.0)
+        # completions over the window, first to last block event (the
+        # message blkparse prints in the -f format is none): 128 + 8 read
+        # sectors in 12 ms
+        self.assertAlmostEqual(m['trace_read_MBps'],
+                               136 * 512 / 0.012 / 1e6, 2)
+        self.assertEqual(d['procs'], ['fio 100', 'kworker/u2:1 200', '?'])
+        self.assertEqual([p[2] for p in d['dispatch']], [0, 1, 2])
+        self.assertEqual(d['dispatch'][1][:2],
+                         [6.0, round(1000000 * 512 / 2**30, 6)])
+        self.assertEqual(d['messages'], {'anticipation ended: hit': 2,
+                                         'slice expired: idle_timeout': 1,
+                                         'idle=1': 1, 'other messages': 1})
+
+    def test_thinned_and_empty(self):
+        lines = ['%d.000000000 D 9 k %d 8 R' % (i, 8 * i)
+                 for i in range(parsers.TRACE_MAX_POINTS + 10)]
+        got = parsers.trace_summary('\n'.join(lines))
+        self.assertEqual(len(got['detail']['dispatch']),
+                         parsers.TRACE_MAX_POINTS)
+        self.assertEqual(got['metrics']['seeks'], 0)
+        self.assertIsNone(got['metrics']['seek_p50_GiB'])
+        self.assertIsNone(got['metrics']['q2d_write_p50_ms'])
+        with self.assertRaises(ValueError):
+            parsers.trace_summary('dropped 0\n')
+
+    def test_message_kinds(self):
+        self.assertEqual(parsers.message_kind('as antic declined far'),
+                         'anticipation declined: far')
+        self.assertEqual(parsers.message_kind('as batch async'),
+                         'batch switched to async')
+        self.assertEqual(parsers.message_kind('cfq7A idle queue 8000 us'),
+                         'idle started: queue')
+        self.assertEqual(parsers.message_kind('cfq7 set_slice=100000 us'),
+                         'slice started')
+        self.assertEqual(parsers.message_kind('cfq7 group_window=0'),
+                         'group_window=0')
+        self.assertEqual(parsers.message_kind('dd_insert something'),
+                         'other messages')
 
 
 class ReportFilesTest(unittest.TestCase):

@@ -32,7 +32,8 @@ RUN_ID = '20261130-173201'
 # experiments newer than RUN: their own smallest-size run
 LATER = {'cfq': os.path.join(FIX, 'run-6646cc3'),
          'mq-scaling': os.path.join(FIX, 'run-bd4336d'),
-         'startup': os.path.join(FIX, 'run-d139576')}
+         'startup': os.path.join(FIX, 'run-d139576'),
+         'traces': os.path.join(FIX, 'run-3fde253')}
 
 
 def load(name, path=None):
@@ -261,6 +262,10 @@ class ErrorBarTest(unittest.TestCase):
         docs = {k: with_runs(v, 3) for k, v in all_docs().items()}
         for name, doc in docs.items():
             fig = figures.build(name, doc, RUN_ID, docs)
+            if name == 'traces':
+                # one run's trace: its dispatches, no medians, no bars
+                self.assertEqual(self.bars(fig), (0, 0))
+                continue
             measured = sum(1 for p in fig.panels for s in p.series
                            if s.points and not s.seed and
                            s.style != 'hbars')
@@ -462,6 +467,38 @@ class DataTest(unittest.TestCase):
         self.assertEqual(scr.count('set logscale x 10'), 2)
         # the reader's CDF ends at 100 %; the empty panel keeps no range
         self.assertEqual(scr.count('set yrange [0:100.0]'), 1)
+
+    def test_traces_dispatch_order(self):
+        doc = load('traces')
+        fig = figures.build('traces', doc, RUN_ID)
+        # a panel per workload and elevator of the run
+        self.assertEqual([p.title for p in fig.panels],
+                         ['reader+writer, anticipatory', 'reader+writer, cfq',
+                          '2 readers, anticipatory', '2 readers, cfq'])
+        row = [r for r in doc['rows']
+               if r['config'] == {'workload': '2 readers',
+                                  'elevator': 'cfq'}][0]
+        det = row['details'][0]
+        # every dispatch drawn once, at its time (s) and sector (GiB), in
+        # its process's series
+        got = sorted((round(x, 6), y, s.title) for s in fig.panels[3].series
+                     for x, y, _, _ in s.points)
+        want = sorted((round(t / 1e3, 6), g,
+                       figures.proc_style(det['procs'][i], det['procs'])[0])
+                      for t, g, i in det['dispatch'])
+        self.assertEqual(got, want)
+        # the two readers in two colours, the same in every panel
+        cols = {s.title: s.color for s in fig.panels[3].series}
+        self.assertEqual(len(set(cols.values())), len(cols))
+        self.assertEqual(figures.proc_style('kworker/u4:2 30', [])[2],
+                         '#e08a3c')
+        self.assertEqual(figures.proc_style('?', [])[0],
+                         'queued before the window')
+        self.assertIn('not drawn', ' '.join(figures.build(
+            'traces', dict(doc, rows=doc['rows'] + [dict(
+                doc['rows'][0], config={'workload': 'reader+writer',
+                                        'elevator': 'kyber'})]),
+            RUN_ID).caption))
 
     def test_overview_ceiling_from_the_run(self):
         docs = all_docs()

@@ -96,6 +96,28 @@ class DataTest(Fixture):
                                     'raid0-dd.csv.gz'), 'rt') as fh:
             self.assertTrue(fh.readline().startswith('kernel,'))
 
+    def test_kept_traces_with_the_data(self):
+        # a run's kept, gzipped raw files of an experiment on the page go
+        # with its data, byte for byte; another experiment's do not
+        g = os.path.join(self.run, 'guest-0')
+        os.makedirs(g)
+        trace = pubdata.gz(b'0.1 D 9 k 0 8 R\n')
+        for f in ('raid0-dd-x.txt.gz', 'cfq-y.txt.gz', 'raid0-dd-z.txt'):
+            with open(os.path.join(g, f), 'wb') as fh:
+                fh.write(trace)
+        with mock.patch.object(publish, 'draw_figure', fake_draw):
+            st, msg = self.publish()
+        self.assertEqual(st, 0, msg)
+        files = os.listdir(os.path.join(self.data, RUN_ID))
+        self.assertIn('raid0-dd-x.txt.gz', files)
+        self.assertNotIn('cfq-y.txt.gz', files)
+        self.assertNotIn('raid0-dd-z.txt', files)
+        with open(os.path.join(self.data, RUN_ID, 'raid0-dd-x.txt.gz'),
+                  'rb') as fh:
+            self.assertEqual(fh.read(), trace)
+        # and the directory is still publish's own to prune
+        self.assertTrue(pubdata.managed(os.path.join(self.data, RUN_ID)))
+
     def test_stale_run_removed(self):
         os.makedirs(os.path.join(self.data, '20200101-000000'))
         with open(os.path.join(self.data, '20200101-000000',
@@ -358,7 +380,7 @@ class NumbersTest(Fixture):
         # the constants an experiment's code writes are declared next to
         # it, whichever experiments the data holds
         files = sorted(glob.glob(os.path.join(FIXTURES, 'run-*', '*.json')))
-        self.assertEqual(len(files), 11)
+        self.assertEqual(len(files), len(bench.EXPERIMENTS))
         for f in files:
             self.assertEqual(self.publish_files([f]), [], f)
         self.assertEqual(self.publish_files(files), [])

@@ -61,7 +61,8 @@ class PublishTest(unittest.TestCase):
         for f in glob.glob(os.path.join(FIXTURES, 'run-cfe4f0a', '*.json')) + \
                 [os.path.join(FIXTURES, 'run-6646cc3', 'cfq.json'),
                  os.path.join(FIXTURES, 'run-bd4336d', 'mq-scaling.json'),
-                 os.path.join(FIXTURES, 'run-d139576', 'startup.json')]:
+                 os.path.join(FIXTURES, 'run-d139576', 'startup.json'),
+                 os.path.join(FIXTURES, 'run-3fde253', 'traces.json')]:
             shutil.copy(f, self.run)
         for e in bench.EXPERIMENTS:
             # a bench-time figure, which publish does not copy
