@@ -32,8 +32,9 @@
 #                  completion, or the start of its busy period, to a
 #                  completion is the completed request's: a request waiting
 #                  in the disk's own queue is not charged for the others'),
-#                  p99_ms its read completion latency's 99th percentile
-#                  (fio).  cfq's messages are traced too (blktrace notify):
+#                  p50_ms, p90_ms, p99_ms, p999_ms (99.9) and max_ms its
+#                  read completion latency's distribution (fio's own
+#                  percentiles).  cfq's messages are traced too (blktrace notify):
 #                  slices, the slices cfq gave the process (set_active),
 #                  slice_ms their mean length (set_slice), in_sync,
 #                  in_sync_noidle, ... the fraction of its slices served
@@ -407,10 +408,14 @@ if not served:
     print(json.dumps({'note': 'fair time: the trace has no cfq messages: '
                       'no workload types'}))
 for i, name in enumerate(names[:n]):
-    p99 = mb = None
+    lat, mb = {}, None
     try:
         j = fio_jobs(open('%s/f%d.json' % (d, i)).read())[0]['read']
-        p99 = j['clat_ns']['percentile']['99.000000'] / 1e6
+        # fio's own percentiles of the read latency, and its longest
+        for k, pct in (('p50_ms', '50.000000'), ('p90_ms', '90.000000'),
+                       ('p99_ms', '99.000000'), ('p999_ms', '99.900000')):
+            lat[k] = j['clat_ns']['percentile'][pct] / 1e6
+        lat['max_ms'] = j['clat_ns']['max'] / 1e6
         mb = j['bw_bytes'] / 1e6
     except (OSError, ValueError, KeyError, IndexError):
         pass
@@ -429,11 +434,13 @@ for i, name in enumerate(names[:n]):
                           'of %s: its workload type is missing' % name}))
     elif cfq_slice_note(name, sv):
         print(json.dumps({'note': cfq_slice_note(name, sv)}))
-    m = {'time_share': share, 'p99_ms': p99, 'read_MBps': mb,
+    m = {'time_share': share, 'read_MBps': mb,
          'held_share': (sv.get('held_s') or 0) / held if held else None,
          'slices': n_sl if served else None,
          'slice_ms': (sum(sv['slices_us']) / len(sv['slices_us']) / 1e3
                       if sv.get('slices_us') else None)}
+    for k in ('p50_ms', 'p90_ms', 'p99_ms', 'p999_ms', 'max_ms'):
+        m[k] = lat.get(k)
     # every type in every run (0 where it was not served), so that the
     # medians over the runs compare alike
     for w in (cfq_workload_names() if n_sl else []) + sorted(wl):
