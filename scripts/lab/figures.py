@@ -83,7 +83,7 @@ class Panel:
         self.empty = ''             # said in the panel when nothing drawn
         self.wide = False           # a row of its own
         self.vmax = None            # the value axis' end, when fixed
-        self.ymax = None            # the y axis' end, when fixed (a CDF)
+        self.yrange = None          # (bottom, top) of the y axis, fixed
 
     def new(self, *a, **kw):
         s = Series(*a, **kw)
@@ -265,23 +265,25 @@ def bars_by(fig, p, doc, xkey, xs, skey, ss, metric, what, scale=1.0):
 
 
 def cdf_panel(fig, doc, key, values, prefix, tag, title, unit='ms'):
-    """The distribution of a latency as a CDF: a line per config value
-    (key), through the medians of the runs' percentiles
-    (parsers.LAT_PCTS; 100 is the longest), latency on a log axis."""
-    p = fig.panel(title, '% of the I/Os completed within', 'latency (%s, '
-                  'log scale)' % unit, logx=True)
+    """The distribution of a latency, its tail first: a line per config
+    value (key) through the medians of the runs' percentiles
+    (parsers.LAT_PCTS, the longest left out), the share of the I/Os
+    slower than each on a log axis (99.9 % at 0.1 %), latency on a log
+    axis too."""
+    p = fig.panel(title, '% of the I/Os slower (log scale)', 'latency (%s, '
+                  'log scale)' % unit, logx=True, logy=True)
     for v in values:
         r = first(rows_with(doc, **{key: v}))
         s = p.new(str(v), 'lines')
         pts = [(stat(r, parsers.lat_key(prefix, pct, unit, tag)), pct)
-               for pct in parsers.LAT_PCTS]
+               for pct in parsers.LAT_PCTS if pct < 100]
         if any(x is None for x, _ in pts):
             fig.missing.append('%s, %s' % (title, v))
             continue
         for x, pct in pts:
-            s.add(x[0], pct)
+            s.add(x[0], round(100 - pct, 6))
     p.empty = 'no latency measured'
-    p.ymax = 100
+    p.yrange = (0.05, 100)
     return p
 
 
@@ -298,10 +300,12 @@ def fig_overview(doc, run_id, peers=None):
               "the reader's reads, beside a buffered writer")
     cdf_panel(fig, doc, 'elevator', elev, 'writer', '',
               "the writer's buffered writes, beside the reader")
-    fig.caption.append('CDFs: the medians of the runs\' percentiles (p1, '
-                       'p5, p10, p25, p50, p75, p90, p95, p99, p99.9, '
-                       'max) of fio\'s completion latency; a buffered '
-                       'write waits when writeback throttles it')
+    fig.caption.append('latency distributions, tail first: the medians '
+                       'of the runs\' percentiles (p1 to p99.9) of fio\'s '
+                       'completion latency, at the share of the I/Os '
+                       'slower than each; a buffered write waits when '
+                       'writeback throttles it (the tables have the '
+                       'longest)')
     return fig
 
 
@@ -1017,8 +1021,8 @@ def script(fig, png):
                     'set offsets 0, 0, graph 0.06, graph 0.06']
         else:
             out.append('unset logscale y')
-        if p.ymax is not None and p.drawn():
-            out += ['set yrange [0:%s]' % num(p.ymax),
+        if p.yrange is not None and p.drawn():
+            out += ['set yrange [%s:%s]' % tuple(num(v) for v in p.yrange),
                     'set offsets 0, 0, 0, 0']
         if hb:
             out += ['set xrange [0:%s]' % (num(p.vmax) if p.vmax else '*'),

@@ -633,12 +633,17 @@ def fio_job_lat(text, job, ddir, unit, prefix):
     """The completion latency distribution of the jobs named job in
     direction ddir (fio_clat_bins()): {lat_key(prefix, p, unit): value}
     for each p of LAT_PCTS, in ms or us to 6 significant digits, by fio's
-    rule (percentile()); every value None when they did no such I/O."""
+    rule (percentile()), the maximum (100) fio's own longest; every value
+    None when they did no such I/O."""
     bins = fio_clat_bins(text, ddir).get(job, {})
     div = {'ms': 1e6, 'us': 1e3}[unit]
+    # the longest is fio's own, exact; a bucket's value is approximate
+    top = [j[ddir]['clat_ns']['max'] for j in fio_jobs(text)
+           if j.get('jobname') == job and
+           j.get(ddir, {}).get('clat_ns', {}).get('max')]
     out = {}
     for p in LAT_PCTS:
-        v = percentile(bins, p)
+        v = max(top) if p == 100 and top and bins else percentile(bins, p)
         out[lat_key(prefix, p, unit)] = (None if v is None else
                                          float('%.6g' % (v / div)))
     return out
@@ -698,7 +703,11 @@ def trace_summary(text):
     queued requests (M and F) and per direction the queue-to-dispatch,
     dispatch-to-completion and queue-to-completion times in ms (p50, p90,
     p99, max; a request is known by its direction and first sector, and
-    by the bio queued last there), and the events blktrace dropped;
+    by the bio queued last there, or first for a front merge), the
+    dispatches of requests queued before the window (early_read,
+    early_write: their waits are not in Q2D or Q2C, which the window
+    therefore cuts short where an elevator holds requests longest), and
+    the events blktrace dropped;
     'detail': the dispatches (ms from the window's start, GiB, the index of
     the process that queued the request in 'procs', "COMMAND PID"; at most
     TRACE_MAX_POINTS, thinned evenly) and the messages counted by kind
@@ -727,19 +736,31 @@ def trace_summary(text):
     queued, issued = {}, {}
     lat = {(st, d): [] for st in ('q2d', 'd2c', 'q2c') for d in 'RW'}
     done = {'R': 0, 'W': 0}
+    early = {'R': 0, 'W': 0}
     procs, disp, seeks, merges, prev_end = [], [], [], 0, None
     for t, _, a, proc, sec, n, d in ev:
         if d is None:
             continue
         if a == 'Q':
             queued[(d, sec)] = (t, proc)
-        elif a in ('M', 'F'):
+        elif a == 'M':
+            # a bio merged at a request's back: no request of its own
             merges += 1
+            queued.pop((d, sec), None)
+        elif a == 'F':
+            # at its front: the request now starts at this bio, and was
+            # queued when its old first bio was
+            merges += 1
+            q = queued.pop((d, sec + n), None)
+            if q:
+                queued[(d, sec)] = q
         elif a == 'D' and n:
             q = queued.pop((d, sec), None)
             issued[(d, sec)] = (t, q)
             if q:
                 lat[('q2d', d)].append(t - q[0])
+            else:
+                early[d] += 1
             who = q[1] if q else '?'
             if who not in procs:
                 procs.append(who)
@@ -758,6 +779,7 @@ def trace_summary(text):
     met = {'trace_read_MBps': round(done['R'] / span / 1e6, 3),
            'trace_write_MBps': round(done['W'] / span / 1e6, 3),
            'dispatches': len(disp), 'seeks': len(seeks), 'merges': merges,
+           'early_read': early['R'], 'early_write': early['W'],
            'trace_dropped': dropped}
     for pct in (50, 90, 100):
         v = percentile_of(seeks, pct)

@@ -319,8 +319,9 @@ bench_reader_writer()
 		bench_trace_start "$dev" notify
 		sleep "$BENCH_TRACE_SECS"
 		bench_trace_end
-		sleep "$(awk -v s="$secs" -v w="$BENCH_TRACE_SECS" \
-			'BEGIN { r = s * 8 / 10 - 1 - w; print r > 0 ? r : 0 }')"
+		# the rest of the window, whatever the tracer took
+		sleep "$(awk -v s="$secs" -v t0="$t0" 'NR == 1 {
+			r = t0 + s * 8 / 10 - $1; print r > 0 ? r : 0 }' /proc/uptime)"
 	else
 		sleep "$(awk -v s="$secs" 'BEGIN { print s * 8 / 10 }')"
 	fi
@@ -411,18 +412,27 @@ bench_trace_start()
 	done
 	blktrace -d /dev/"$dev" "${acts[@]}" -D "$TEST_TMP/bt" \
 		>"$TEST_TMP/bt.log" 2>&1 &
-	bench_tracer=$!
+	# in a file: the shell that ends the trace may be another subshell
+	echo $! >"$TEST_TMP/bt/.pid"
 	sleep 1
 }
 
-# bench_trace_end: stop tracing (bench_trace_stop reads the trace later,
-# when reading it no longer takes the guest's CPU from a measurement).
+# bench_trace_end: stop tracing, and wait until blktrace has written its
+# files (bench_trace_stop reads the trace later, when reading it no longer
+# takes the guest's CPU from a measurement).  Any shell may end it: the
+# tracer need not be its child.
 bench_trace_end()
 {
-	[ -n "${bench_tracer:-}" ] || return 0
-	kill -INT "$bench_tracer"
-	wait "$bench_tracer"
-	bench_tracer=
+	local pid i
+
+	read -r pid 2>/dev/null <"$TEST_TMP/bt/.pid" || return 0
+	rm -f "$TEST_TMP/bt/.pid"
+	kill -INT "$pid" 2>/dev/null || return 0
+	for ((i = 0; i < 600; i++)); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
 }
 
 # bench_trace_stop DEV [FORMAT]: end the trace; print blkparse's lines

@@ -74,5 +74,6 @@ EXPERIMENT = Experiment(
      ('seeks', 'seeks'),
      ('seek_p50_GiB', 'seek p50 GiB'),
      ('merges', 'merges'),
-     ('q2c_read_p99_ms', 'read Q2C p99 ms')],
+     ('q2c_read_p99_ms', 'read Q2C p99 ms'),
+     ('early_write', 'writes queued before')],
     baseline=('elevator', 'mq-deadline'), minutes=10, formatter=fmt_traces)

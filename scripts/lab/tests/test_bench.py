@@ -1269,6 +1269,16 @@ class FioLatTest(unittest.TestCase):
                                              'x')['x_p99_us'],
                          parsers.fio_job_p99(r, 'r', 'us'))
 
+    def test_longest_is_fio_own(self):
+        # a bucket's value is fio's approximation; the maximum is exact
+        t = json.dumps({'jobs': [
+            {'jobname': 'r', 'read': {'clat_ns': {'bins': {'1000': 9,
+                                                           '5056': 1},
+                                                  'max': 5001}}}]})
+        got = parsers.fio_job_lat(t, 'r', 'read', 'us', 'x')
+        self.assertEqual(got['x_max_us'], 5.001)
+        self.assertEqual(got['x_p999_us'], 5.056)
+
     def test_key_names(self):
         self.assertEqual(parsers.lat_key('reader', 99, 'ms'), 'reader_p99_ms')
         self.assertEqual(parsers.lat_key('reader', 99.9, 'ms'),
@@ -1347,6 +1357,29 @@ dropped 3
         self.assertEqual(d['messages'], {'anticipation ended: hit': 2,
                                          'slice expired: idle_timeout': 1,
                                          'idle=1': 1, 'other messages': 1})
+
+    def test_merges_and_requests_queued_before(self):
+        t = """0.000 Q 1 fio 100 8 R
+0.001 Q 1 fio 108 8 R
+0.001 M 1 fio 108 8 R
+0.002 Q 1 fio 92 8 R
+0.002 F 1 fio 92 8 R
+0.010 D 9 k 92 24 R
+0.011 Q 1 fio 108 8 R
+0.012 D 9 k 500 8 R
+0.020 C 9 s 92 24 R
+0.030 D 9 k 108 8 R
+"""
+        m = parsers.trace_summary(t)['metrics']
+        # the front-merged request waited from its old first bio's
+        # queueing (10 ms, not 8); the back-merged bio left no entry, so
+        # the later request at 108 is timed from its own queueing (19
+        # ms), and the one at 500, queued before the window, not at all
+        self.assertEqual(m['q2d_read_p50_ms'], 10.0)
+        self.assertEqual(m['q2d_read_max_ms'], 19.0)
+        self.assertEqual(m['merges'], 2)
+        self.assertEqual(m['early_read'], 1)
+        self.assertEqual(m['early_write'], 0)
 
     def test_thinned_and_empty(self):
         lines = ['%d.000000000 D 9 k %d 8 R' % (i, 8 * i)

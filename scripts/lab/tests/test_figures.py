@@ -455,18 +455,20 @@ class DataTest(unittest.TestCase):
         cdf = [p for p in fig.panels if p.logx]
         self.assertEqual(len(cdf), 2)
         rd = series(fig, fig.panels.index(cdf[0]), elev[1])
-        # x: the latency at each percentile, y: the percentile
-        self.assertEqual(rd.points[0][:2], (2, 1))
-        self.assertEqual(rd.points[-1][:2], (200, 100))
-        self.assertEqual(len(rd.points), len(parsers.LAT_PCTS))
+        # x: the latency at each percentile, y: the share slower
+        self.assertEqual(rd.points[0][:2], (2, 99))
+        self.assertEqual(rd.points[-1][:2], (199.8, 0.1))
+        self.assertEqual(len(rd.points), len(parsers.LAT_PCTS) - 1)
         # the writer's was not measured: named missing, nothing drawn
         self.assertFalse(cdf[1].drawn())
         self.assertIn("the writer's buffered writes, beside the reader, %s"
                       % elev[0], fig.missing)
         scr = figures.script(fig, 'x.png')
         self.assertEqual(scr.count('set logscale x 10'), 2)
-        # the reader's CDF ends at 100 %; the empty panel keeps no range
-        self.assertEqual(scr.count('set yrange [0:100.0]'), 1)
+        # the drawn panel's log axis from 0.05 % to all; the empty panel
+        # keeps no range and no log axis
+        self.assertEqual(scr.count('set yrange [0.05:100.0]'), 1)
+        self.assertEqual(scr.count('set logscale y 10'), 1)
 
     def test_traces_dispatch_order(self):
         doc = load('traces')
