@@ -296,16 +296,7 @@ def fig_overview(doc, run_id, peers=None):
                   cats(elev), width=0.5)
     bars_per_category(fig, p, doc, 'elevator', elev,
                       [('two_readers_MBps', 'sum of the 2 readers')])
-    cdf_panel(fig, doc, 'elevator', elev, 'reader', '',
-              "the reader's reads, beside a buffered writer")
-    cdf_panel(fig, doc, 'elevator', elev, 'writer', '',
-              "the writer's buffered writes, beside the reader")
-    fig.caption.append('latency distributions, tail first: the medians '
-                       'of the runs\' percentiles (p1 to p99.9) of fio\'s '
-                       'completion latency, at the share of the I/Os '
-                       'slower than each; a buffered write waits when '
-                       'writeback throttles it (the tables have the '
-                       'longest)')
+    latency_tails(fig, doc, elev, 'beside a buffered writer')
     return fig
 
 
@@ -344,7 +335,22 @@ def fig_anticipatory(doc, run_id, peers=None):
                        'latency of the workload\'s reads, all its readers '
                        'together (fio\'s completion latency: a read call, '
                        'or a request on null_blk), median of the runs')
+    latency_tails(fig, doc, elev, 'beside a buffered writer')
     return fig
+
+
+def latency_tails(fig, doc, elev, beside):
+    """The reader's and the writer's latency tails of a reader-and-writer
+    workload (cdf_panel()), a line per elevator."""
+    cdf_panel(fig, doc, 'elevator', elev, 'reader', '',
+              "the readers' reads, %s: latency tail" % beside)
+    cdf_panel(fig, doc, 'elevator', elev, 'writer', '',
+              "the writer's buffered writes: latency tail")
+    fig.caption.append('latency tails: the medians of the runs\' '
+                       'percentiles (p1 to p99.9) of fio\'s completion '
+                       'latency, at the share of the I/Os slower than '
+                       'each; a buffered write waits when writeback '
+                       'throttles it')
 
 
 def ioc_panels(fig, doc):
@@ -449,6 +455,7 @@ def fig_cfq(doc, run_id, peers=None):
     bars_per_category(fig, p, nd, 'elevator', ne,
                       [('nullblk_kiops', 'instruction-counted clock')])
     scale_panels(fig, doc)
+    latency_tails(fig, md, elev, '2 beside a buffered writer')
     return fig
 
 

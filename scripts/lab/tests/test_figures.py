@@ -201,7 +201,8 @@ class CfqFigureTest(unittest.TestCase):
     def test_each_workload_in_its_panel(self):
         fig = figures.build('cfq', cfq_doc(), 'r1')
         titles = [p.title for p in fig.panels]
-        self.assertEqual(len(titles), 9, titles)
+        # the last two: the readers' and the writer's latency tails
+        self.assertEqual(len(titles), 11, titles)
         # striped: the seed's setups from the striped rows only
         self.assertEqual([p[1] for p in series(fig, 0, 'ioc idle').points],
                          [19.0])
@@ -370,9 +371,10 @@ class DataTest(unittest.TestCase):
         self.assertFalse(fig.panels[5].logy)
         scr = figures.script(fig, 'x.png').split('\n')
         logs = [line for line in scr if 'logscale y' in line]
-        # set for the p99 panel only, unset for every other
+        # set for the p99 panel only, unset for every other (twice in
+        # the latency tails' panels, which have nothing to draw here)
         self.assertEqual(logs.count('set logscale y 10'), 1)
-        self.assertEqual(logs.count('unset logscale y'), 5)
+        self.assertEqual(logs.count('unset logscale y'), 9)
         self.assertEqual(fig.panels[5].ylabel, 'us')
         self.assertEqual([p[1] for p in series(
             fig, 4, 'p99, reader with a writer').points], [20.5, 800.0])
@@ -461,7 +463,7 @@ class DataTest(unittest.TestCase):
         self.assertEqual(len(rd.points), len(parsers.LAT_PCTS) - 1)
         # the writer's was not measured: named missing, nothing drawn
         self.assertFalse(cdf[1].drawn())
-        self.assertIn("the writer's buffered writes, beside the reader, %s"
+        self.assertIn("the writer's buffered writes: latency tail, %s"
                       % elev[0], fig.missing)
         scr = figures.script(fig, 'x.png')
         self.assertEqual(scr.count('set logscale x 10'), 2)
