@@ -608,11 +608,8 @@ def fio_mbps(text, job, ddir):
 
 def fio_job_p99(text, job, unit):
     """fio_read_p99()'s percentile of the jobs named job in ms or us, to
-    6 significant digits; None when they read nothing."""
-    v = fio_read_p99(text).get(job, {}).get('p99_ns')
-    if v is None:
-        return None
-    return float('%.6g' % (v / {'ms': 1e6, 'us': 1e3}[unit]))
+    6 significant digits (fio_job_lat()); None when they read nothing."""
+    return fio_job_lat(text, job, 'read', unit, 'r')[lat_key('r', 99, unit)]
 
 
 # The points of a latency distribution the experiments record, as

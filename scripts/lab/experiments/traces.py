@@ -7,6 +7,8 @@ order over time.
 
 The guest side is traces.sh, next to this file."""
 
+import statistics
+
 from experiment import Experiment
 from parsers import TRACE_PCTS
 from report import lat_table, render, table
@@ -23,8 +25,7 @@ def messages(r):
     runs = [d.get('messages') or {} for d in r.get('details') or []]
     out = {}
     for k in sorted({k for m in runs for k in m}):
-        v = sorted(m.get(k, 0) for m in runs)
-        out[k] = v[len(v) // 2]
+        out[k] = statistics.median(m.get(k, 0) for m in runs)
     return out
 
 

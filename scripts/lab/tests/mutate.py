@@ -377,7 +377,8 @@ MUTANTS = [
     ('parsers.py', "          if j.get('jobname') == job]", "          ]",
      'fio_mbps: every job, whatever its name'),
     ('parsers.py', "{'ms': 1e6, 'us': 1e3}[unit]",
-     "{'ms': 1e3, 'us': 1e6}[unit]", 'fio_job_p99: the units swapped'),
+     "{'ms': 1e3, 'us': 1e6}[unit]",
+     'fio_job_lat (and fio_job_p99): the units swapped'),
     ('parsers.py', "    except (KeyError, ValueError) as ex:",
      "    except KeyError as ex:", 'run_parse: nothing found is a traceback'),
     # the registry and each experiment's own goals
