@@ -157,6 +157,7 @@ def main(argv):
         root = bench_root(os.environ)
         timeout_scale(os.environ)
         cfq.only_workloads(os.environ)
+        startup.only_variants(os.environ)
     except ValueError as ex:
         sys.stderr.write('[bench] %s\n' % ex)
         return 2

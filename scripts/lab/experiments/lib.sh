@@ -110,6 +110,20 @@ bench_select()
 	return 1
 }
 
+# bench_tune DEV "NAME=VALUE ...": set the running elevator's tunables on
+# DEV (queue/iosched/NAME); fails, with a note, at the first one refused.
+bench_tune()
+{
+	local t
+
+	for t in $2; do
+		[[ "$t" == ?*=* ]] &&
+		echo "${t#*=}" >/sys/block/"$1"/queue/iosched/"${t%%=*}" 2>/dev/null && continue
+		bench_note "cannot set $t on $1's elevator"
+		return 1
+	done
+}
+
 # bench_parts: the parts of an experiment with a disk and an overhead part
 # to run: BENCH_PART, or both when it is empty; fails on another part.
 bench_parts()

@@ -25,7 +25,7 @@ import report  # noqa: E402
 import runner  # noqa: E402
 import seeds  # noqa: E402
 import stats  # noqa: E402
-from experiments import cfq, dbt2, ioc_random  # noqa: E402
+from experiments import cfq, dbt2, ioc_random, startup  # noqa: E402
 
 ROWS = '''
 {"config": {"elevator": "mq-deadline"}, "metrics": {"mbps": 10}}
@@ -2194,6 +2194,23 @@ class BootPlanTest(unittest.TestCase):
         for bad in ('weight', 'weights,', 'scale cost', 'all'):
             with self.assertRaisesRegex(ValueError, 'not a workload.*striped'):
                 cfq.only_workloads({'BENCH_ONLY': bad})
+
+    def test_only_variants(self):
+        self.assertEqual(startup.only_variants({}), [])
+        v = 'bfq,cfq slice_sync=400 slice_async=160 low_latency=0'
+        self.assertEqual(startup.only_variants({'BENCH_VARIANTS': v}),
+                         ['bfq', 'cfq slice_sync=400 slice_async=160 '
+                          'low_latency=0'])
+        # refused before any boot: empty names, stray spaces, values that
+        # are not whole numbers, a tunable with no elevator
+        for bad in ('bfq,', 'cfq  low_latency=0', 'cfq low_latency=',
+                    'cfq slice_sync=4e2', 'low_latency=0', 'cfq; reboot'):
+            with self.assertRaisesRegex(ValueError, 'not an elevator'):
+                startup.only_variants({'BENCH_VARIANTS': bad})
+        with mock.patch.dict(os.environ, {'BENCH_VARIANTS': 'cfq x=y'}):
+            with redirect_stderr(io.StringIO()) as err:
+                self.assertEqual(bench.main(['overview']), 2)
+        self.assertIn('BENCH_VARIANTS', err.getvalue())
 
     def test_lab_clock(self):
         # no LAB_ICOUNT_SHIFT: each experiment's own shift

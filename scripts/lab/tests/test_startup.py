@@ -81,6 +81,35 @@ class StartupTableTest(unittest.TestCase):
         self.assertEqual(g['cfq start-up with 5 seq readers <= 1.25x bfq'],
                          'no ratio: bfq over the cap (120 s)')
 
+    def test_variants_judged_apart(self):
+        # a configuration with tunables is held to its elevator's bound,
+        # printed apart, never as the goal of the elevator's defaults
+        agg = run(row('bfq', '5 seq writers', [4.0], bg=30.0, misses=2),
+                  row('cfq', '5 seq writers', [6.0], bg=30.0, misses=3),
+                  row('cfq slice_sync=400', '5 seq writers', [4.4], bg=30.0,
+                      misses=1),
+                  row('anticipatory x=1', '5 seq writers', [9.0], bg=20.0))
+        self.assertEqual(startup.variant_bounds(
+            ['bfq', 'cfq', 'cfq slice_sync=400', 'anticipatory x=1']),
+            [('cfq slice_sync=400', 1.25), ('anticipatory x=1', 2.0)])
+        g = dict(startup.startup_goals(agg))
+        self.assertEqual(g['cfq start-up with 5 seq writers <= 1.25x bfq'],
+                         '1.50x NOT met')
+        self.assertFalse([w for w in g if 'slice_sync' in w or 'x=1' in w])
+        v = dict(startup.startup_goals(agg, variants=True))
+        self.assertEqual(v['cfq slice_sync=400 start-up with 5 seq writers '
+                           '<= 1.25x bfq'], '1.10x met')
+        self.assertEqual(v['anticipatory x=1 start-up with 5 seq writers '
+                           '<= 2x bfq'], '2.25x NOT met')
+        self.assertEqual(v['cfq slice_sync=400 40 ms reader misses with 5 '
+                           'seq writers <= bfq'], '1.00 vs 2.00 met')
+        self.assertNotIn('cfq start-up with 5 seq writers <= 1.25x bfq', v)
+        text = startup.fmt_startup(None, agg, [], {})
+        self.assertIn('the same bounds for the other configurations', text)
+        self.assertIn('cfq slice_sync=400 start-up with 5 seq writers', text)
+        self.assertEqual([e.what for e in startup.effects(None, agg)
+                          if 'slice_sync' in e.what], [])
+
 
 if __name__ == '__main__':
     unittest.main()
