@@ -110,16 +110,59 @@ bench_select()
 	return 1
 }
 
-# bench_tune DEV "NAME=VALUE ...": set the running elevator's tunables on
-# DEV (queue/iosched/NAME); fails, with a note, at the first one refused.
-bench_tune()
+# bench_configs DEV [EXTRA...]: the configurations an experiment runs on
+# DEV, one a line, each an elevator and its tunables as NAME=VALUE ("cfq
+# slice_sync=400 low_latency=0"): those BENCH_VARIANTS names (comma
+# separated; a note for each whose elevator DEV lacks, and one that the
+# others did not run), or else every elevator DEV offers, each followed
+# by the EXTRA configurations of that elevator (a note for each of
+# anticipatory, cfq and bfq that DEV lacks).
+bench_configs()
 {
-	local t
+	local dev=$1 offered v e want=()
 
-	for t in $2; do
+	shift
+	offered=" $(echo $(bench_schedulers "$dev")) "
+	if [ -n "${BENCH_VARIANTS:-}" ]; then
+		IFS=, read -r -a want <<<"$BENCH_VARIANTS"
+		for v in "${want[@]}"; do
+			if [[ "$offered" == *" ${v%% *} "* ]]; then
+				echo "$v"
+			else
+				bench_note "BENCH_VARIANTS: elevator ${v%% *} is not available in this kernel"
+			fi
+		done
+		bench_note "BENCH_VARIANTS=$BENCH_VARIANTS: the other configurations did not run"
+		return 0
+	fi
+	# the elevators the goals compare: a row each, or a note
+	for v in anticipatory cfq bfq; do
+		[[ "$offered" == *" $v "* ]] ||
+			bench_note "elevator $v is not available in this kernel: its rows are missing"
+	done
+	for v in $offered; do
+		echo "$v"
+		for e in "$@"; do
+			[ "${e%% *}" != "$v" ] || echo "$e"
+		done
+	done
+}
+
+# bench_config DEV CONF: a new instance of CONF's elevator on DEV with
+# CONF's tunables (bench_configs); fails, with a note, when the elevator
+# or a tunable is refused.
+bench_config()
+{
+	local s=${2%% *} t
+
+	# a switch to the running elevator would keep its tunables
+	[ "$2" = "$s" ] && ! grep -qF "[$s]" /sys/block/"$1"/queue/scheduler ||
+		echo none >/sys/block/"$1"/queue/scheduler
+	bench_select "$1" "$s" || return 1
+	for t in ${2#"$s"}; do
 		[[ "$t" == ?*=* ]] &&
 		echo "${t#*=}" >/sys/block/"$1"/queue/iosched/"${t%%=*}" 2>/dev/null && continue
-		bench_note "cannot set $t on $1's elevator"
+		bench_note "configuration $2: cannot set $t on $1's elevator; its rows are missing"
 		return 1
 	done
 }

@@ -14,25 +14,23 @@
 # Each elevator's row records writeback throttling's latency target
 # (queue/wbt_lat_usec) while it ran: a kernel with wbt runs mq-deadline
 # with it, and bfq, cfq and anticipatory without.
-# Each measurement lasts 10 s x BENCH_SCALE.
+# Each measurement lasts 10 s x BENCH_SCALE.  BENCH_VARIANTS (comma
+# separated, each an elevator and its tunables as NAME=VALUE) runs those
+# configurations instead of every elevator at its defaults.
 
 secs=$(awk -v s="$BENCH_SCALE" 'BEGIN { t = int(10 * s); print (t < 2 ? 2 : t) }')
 dev=$(bench_disk sata-7200)
-scheds=$(bench_schedulers "$dev")
-# the 2.6 schedulers this series brings back: a row each, or a note
-for s in anticipatory cfq; do
-	grep -qw -- "$s" <<<"$scheds" ||
-		bench_note "elevator $s is not available in this kernel: its row is missing"
-done
+# every elevator, or the configurations BENCH_VARIANTS names
+mapfile -t confs < <(bench_configs "$dev")
 size=$(($(cat /sys/block/"$dev"/size) * 512))
 region=$((size / 4))
-bench_plan $(($(echo $scheds | wc -w) * BENCH_RUNS * 4))
+bench_plan $((${#confs[@]} * BENCH_RUNS * 4))
 
 bench_small_writeback
 
 for run in $(seq 1 "$BENCH_RUNS"); do
-	for s in $scheds; do
-		bench_select "$dev" "$s" || continue
+	for s in "${confs[@]}"; do
+		bench_config "$dev" "$s" || continue
 		bench_step "elevator=$s run $run: reader + buffered writer (${secs} s)"
 		if ! m=$(bench_within $((3 * secs + 60)) bench_reader_writer \
 				"$dev" "$secs" 0 $((2 * region)) $region); then

@@ -27,10 +27,10 @@ VARIANT = re.compile(r'[a-z][a-z0-9-]*( [a-z][a-z0-9_]*=[0-9]+)*$')
 
 
 def only_variants(env):
-    """BENCH_VARIANTS: the comma-separated configurations of the startup
-    experiment to run (all when unset), each an elevator and its tunables
-    as NAME=VALUE ("cfq slice_sync=400 low_latency=0"); anything else is
-    refused."""
+    """BENCH_VARIANTS: the comma-separated configurations the startup
+    and overview experiments run (lib.sh's bench_configs; all elevators
+    when unset), each an elevator and its tunables as NAME=VALUE ("cfq
+    slice_sync=400 low_latency=0"); anything else is refused."""
     v = env.get('BENCH_VARIANTS') or ''
     names = v.split(',') if v else []
     bad = [n for n in names if not VARIANT.match(n)]

@@ -104,28 +104,7 @@ sync
 
 # the configurations: every elevator, cfq a second time with low_latency=0
 # ("cfq low_latency=0"); or those BENCH_VARIANTS names
-variants=()
-offered=" $(echo $(bench_schedulers "$dev")) "
-if [ -n "${BENCH_VARIANTS:-}" ]; then
-	IFS=, read -r -a want <<<"$BENCH_VARIANTS"
-	for v in "${want[@]}"; do
-		if [[ "$offered" == *" ${v%% *} "* ]]; then
-			variants+=("$v")
-		else
-			bench_note "BENCH_VARIANTS: elevator ${v%% *} is not available in this kernel"
-		fi
-	done
-	bench_note "BENCH_VARIANTS=$BENCH_VARIANTS: the other configurations did not run"
-else
-	for s in $offered; do
-		variants+=("$s")
-		[ "$s" != cfq ] || variants+=("cfq low_latency=0")
-	done
-fi
-for s in anticipatory cfq bfq; do
-	[[ " ${variants[*]} " == *" $s "* ]] ||
-		bench_note "elevator $s is not available in this kernel: its rows are missing"
-done
+mapfile -t variants < <(bench_configs "$dev" "cfq low_latency=0")
 if [ "$smoke" = 1 ]; then
 	bench_plan $(((${#variants[@]} + ${#LOADS[@]} - 1) * BENCH_RUNS))
 else
@@ -183,15 +162,9 @@ startup_stop()
 
 for run in $(seq 1 "$BENCH_RUNS"); do
 	for v in "${variants[@]}"; do
-		s=${v%% *}
-		# a new instance: every tunable at its default
-		echo none >/sys/block/"$dev"/queue/scheduler
-		bench_select "$dev" "$s" || continue
+		# a new instance: every tunable at its default but those named
+		bench_config "$dev" "$v" || continue
 		app=
-		if ! bench_tune "$dev" "${v#"$s"}"; then
-			bench_note "configuration $v: its tunables were refused, its rows are missing"
-			continue
-		fi
 		for load in "${LOADS[@]}"; do
 			[ "$smoke" = 0 ] || [ "$load" = idle ] || [ "$v" = bfq ] || continue
 			cfg="{\"elevator\": \"$v\", \"load\": \"$load\"}"
