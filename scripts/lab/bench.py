@@ -72,7 +72,8 @@ from parsers import run_parse
 from report import print_report, write_csv
 from runner import (bench_root, exp_shift, git_describe, icount_sleep,
                     lab_clock, lab_doc, machine_doc, not_icount_why,
-                    part_id, plan_boots, run_boot, timeout_scale)
+                    part_id, plan_boots, root_doc, run_boot,
+                    timeout_scale)
 from stats import aggregate, spread
 
 
@@ -227,11 +228,15 @@ def main(argv):
         rc, kernel, res = run_boot(boot, guest, runs, scale,
                                    kenv.get(kname) or {}, t0, prog,
                                    seed, root)
+        # what the guest ran: its root's hash and packages, once a boot
+        groot = root_doc(guest, root, dict(os.environ,
+                                           **(kenv.get(kname) or {})))
         for e, part, rows, st, ctx in res:
             c = collected[e.name]
             c['lab'].append({'part': part.name, 'accel': boot[3],
                              'cpus': boot[5], 'recorded': os.path.exists(
-                                 os.path.join(guest, 'recorded'))})
+                                 os.path.join(guest, 'recorded')),
+                             'guest_root': groot})
             c['rows'] += rows
             c['ctx'].update(ctx)
             c['kernels'][kname or 'default'] = kernel

@@ -151,7 +151,7 @@ rm -f "$outdir/exit-status" "$outdir/recorded"
 # (job.sh, the directories) dated from the guest's first second.  Two
 # boots of archives that differed in inode numbers alone parted within
 # 0.4 s on the instruction-counted clock.
-rm -f "$outdir/guest-root"
+rm -f "$outdir/guest-root" "$outdir/root-files" "$outdir/root-sha256"
 initrd=()
 # what guest-init runs (ip, to bring up lo, only where the host has it)
 guest_init="cat cp cut dirname du ln mkdir mount mountpoint sed sync umount"
@@ -184,9 +184,16 @@ if [ -n "${LAB_GUEST_ROOT:-}" ]; then
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
 		cpio -o -H newc --reproducible -R 0:0 --quiet) >"$run/root.cpio" ||
 		die "LAB_GUEST_ROOT: cannot pack the initramfs"
+	# what the guest runs, for bench.py's JSON (runner.root_doc): the
+	# files and links packed, by their host paths, and the archive's
+	# whole sha256
+	(cd "$stage" && find . -mindepth 1 ! -type d | cut -c2- | LC_ALL=C sort) \
+		>"$outdir/root-files"
 	rm -rf "$stage"
 	initrd=(-initrd "$run/root.cpio")
-	log "root in the initramfs: $(($(stat -c %s "$run/root.cpio") >> 20)) MB, sha256 $(sha256sum <"$run/root.cpio" | cut -c1-16)"
+	sum=$(sha256sum <"$run/root.cpio" | cut -d' ' -f1)
+	echo "$sum" >"$outdir/root-sha256"
+	log "root in the initramfs: $(($(stat -c %s "$run/root.cpio") >> 20)) MB, sha256 ${sum:0:16}"
 fi
 
 # --- accelerator: KVM only when a short probe shows it boots here -------

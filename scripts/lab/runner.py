@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Booting the lab's guests for bench.py: the clock a guest runs on
 (LAB_ACCEL, LAB_ICOUNT_SHIFT, BENCH_SEED), the boots an experiment list
-needs (plan_boots()), and one boot run and watched to its end
-(run_boot(), watch_boot()) with the progress and the time left."""
+needs (plan_boots()), one boot run and watched to its end (run_boot(),
+watch_boot()) with the progress and the time left, and what its guest
+ran (root_doc(): the root's sha256 and the packages of its files)."""
 
 import os
 import re
@@ -242,6 +243,132 @@ def machine_doc(proc='/proc', qemu='qemu-system-x86_64'):
         ver = None
     return {'cpu': cpu, 'cpus': ncpu or None, 'mem_bytes': mem,
             'host_kernel': os.uname().release, 'qemu': ver}
+
+
+# the directories a merged /usr (Debian 12) links from the top: dpkg's
+# database may know a file under either name (/bin/bash for
+# /usr/bin/bash), and guest-root lists the real one
+USR_MERGED = ('bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32')
+
+
+def dpkg_names(path):
+    """The names dpkg's database may know a file of the root by: its own,
+    and on a merged /usr its name under the top's link (/usr/lib/x ->
+    /lib/x)."""
+    out = [path]
+    parts = path.split('/')
+    if len(parts) > 3 and parts[1] == 'usr' and parts[2] in USR_MERGED:
+        out.append('/' + '/'.join(parts[2:]))
+    return out
+
+
+def dpkg_pattern(path):
+    """path as dpkg -S takes it: a pattern, its wildcards escaped."""
+    return re.sub(r'([*?\[\]\\])', r'\\\1', path)
+
+
+def root_packages(files, run=None):
+    """({file: [owning packages]}, ["package version", ...] sorted) of the
+    files of a root (absolute host paths): one dpkg -S for them all and
+    one dpkg-query -W for the packages found.  A file no package owns is
+    not in the first; (None, None) when dpkg cannot be asked (no dpkg
+    on the host)."""
+    run = run or subprocess.run
+    ask = {}
+    for f in files:
+        for name in dpkg_names(f):
+            ask[name] = f
+    owners = {}
+    try:
+        out = run(['dpkg', '-S', '--'] + [dpkg_pattern(p) for p in ask],
+                  capture_output=True, text=True, errors='replace').stdout
+    except OSError:
+        return None, None
+    for line in out.splitlines():
+        # "pkg1, pkg2:amd64: /path"; "diversion by ..." lines name no owner
+        pkgs, sep, path = line.partition(': ')
+        if not sep or line.startswith('diversion by ') or path not in ask:
+            continue
+        have = owners.setdefault(ask[path], [])
+        for p in pkgs.split(', '):
+            if p and p not in have:
+                have.append(p)
+    names = sorted({p for ps in owners.values() for p in ps})
+    versions = set()
+    if names:
+        try:
+            out = run(['dpkg-query', '-W',
+                       '--showformat=${Package} ${Version}\\n', '--'] +
+                      names, capture_output=True, text=True,
+                      errors='replace').stdout
+        except OSError:
+            return None, None
+        versions = {line.strip() for line in out.splitlines()
+                    if len(line.split()) == 2}
+    return owners, sorted(versions)
+
+
+def root_doc(guest, root=DEFAULT_ROOT, env=None, run=None):
+    """The record of the root a boot's guest ran in, for each part's entry
+    of the JSON's lab.parts ("guest_root"): on the instruction-counted
+    clock every instruction the guest runs counts, those of the programs
+    copied into its root too.  For the root on tmpfs: the sha256 of the
+    initramfs boot.sh packed (its file root-sha256), the Debian packages
+    that own the files it packed (root-files), as "name version" and
+    sorted, and the files no package owns ("unowned": a file of
+    guest-root's list, or a directory it copies whole, with a "/",
+    when a file in it is no package's; the tree's paths as <tree>/...,
+    the build's as <build>/...).  None where boot.sh wrote nothing (it
+    stopped before it packed the root) or dpkg cannot be asked.  The
+    host's root over 9p has nothing to hash: its record says 9p."""
+    if root != 'tmpfs':
+        return {'root': root}
+    doc = {'root': root, 'sha256': None, 'packages': None, 'unowned': None}
+    try:
+        with open(os.path.join(guest, 'root-sha256')) as fh:
+            doc['sha256'] = fh.read().strip() or None
+    except OSError:
+        pass
+    try:
+        with open(os.path.join(guest, 'root-files')) as fh:
+            files = [line.rstrip('\n') for line in fh if line.strip()]
+    except OSError:
+        return doc
+    dirs = []
+    try:
+        with open(os.path.join(guest, 'guest-root')) as fh:
+            dirs = [line.split(' ', 1)[1].rstrip('\n').rstrip('/')
+                    for line in fh if line.startswith('dir ')]
+    except OSError:
+        pass
+    # the top's own links (/bin -> usr/bin) are the merged /usr's, no
+    # package's file: dpkg would name the owners of the directories
+    asked = [f for f in files if f.count('/') > 1]
+    owners, doc['packages'] = root_packages(asked, run)
+    if owners is None:
+        return doc
+    env = os.environ if env is None else env
+    build = env.get('BUILD') or os.path.join(TOP, 'build')
+    if not os.path.isabs(build):
+        build = os.path.join(TOP, build)
+    # the longest first: <build> may lie in <tree>
+    places = sorted(((os.path.normpath(build), '<build>'),
+                     (os.path.normpath(TOP), '<tree>')),
+                    key=lambda x: -len(x[0]))
+
+    def named(p):
+        for prefix, name in places:
+            if p == prefix or p.startswith(prefix + '/'):
+                return name + p[len(prefix):]
+        return p
+    unowned = set()
+    for f in files:
+        if f in owners:
+            continue
+        under = [d for d in dirs if f.startswith(d + '/')]
+        unowned.add(named(max(under, key=len)) + '/' if under else named(f))
+    doc['unowned'] = sorted(unowned)
+    return doc
 
 
 def part_id(e, p):

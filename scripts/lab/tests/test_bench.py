@@ -1757,6 +1757,143 @@ class MachineTest(unittest.TestCase):
                          (None, None, None, None))
 
 
+class FakeDpkg:
+    """subprocess.run for dpkg -S and dpkg-query -W over a made-up
+    database: owners {path as dpkg knows it: [packages]}, versions
+    {package: version}.  Records each call."""
+
+    def __init__(self, owners, versions):
+        self.owners, self.versions = owners, versions
+        self.calls = []
+
+    def __call__(self, argv, **kw):
+        self.calls.append(argv)
+        args = argv[argv.index('--') + 1:]
+        if argv[:2] == ['dpkg', '-S']:
+            # a pattern: its wildcards escaped
+            paths = [re.sub(r'\\(.)', r'\1', a) for a in args]
+            # a diversion's lines name no owner
+            out = ['diversion by x from: /usr/bin/bash'] + [
+                '%s: %s' % (', '.join(self.owners[p]), p)
+                for p in paths if p in self.owners]
+        else:
+            out = ['%s %s' % (n.split(':')[0], self.versions[n.split(':')[0]])
+                   for n in args]
+        return subprocess.CompletedProcess(argv, 1, '\n'.join(out) + '\n',
+                                           'dpkg-query: no path found\n')
+
+
+# a root as boot.sh lists it (guest-root's list, the files packed): the
+# top's links, a program under its /usr name that dpkg knows under /bin,
+# a library two packages own, a program named "[", a file of no package,
+# a directory copied whole, the tree's and the build's files, the job
+ROOT_LIST = ('file /bin\nfile /usr/bin/bash\nfile /usr/bin/[\n'
+             'file /usr/lib/x86_64-linux-gnu/libc.so.6\nfile /etc/passwd\n'
+             'dir /usr/lib/python3.11\ndir {top}/tests\n'
+             'dir {build}/mod/default/lib/modules/6.12.0\n'
+             'exclude usr/lib/python3.11/test\n')
+ROOT_FILES = ['/.blk26-job/job.sh', '/bin', '/etc/passwd', '/usr/bin/[',
+              '/usr/bin/bash', '/usr/lib/python3.11/os.py',
+              '/usr/lib/python3.11/__pycache__/os.cpython-311.pyc',
+              '/usr/lib/x86_64-linux-gnu/libc.so.6', '{top}/tests/run',
+              '{build}/mod/default/lib/modules/6.12.0/modules.dep']
+DPKG_OWNERS = {'/bin/bash': ['bash'], '/usr/bin/[': ['coreutils'],
+               '/lib/x86_64-linux-gnu/libc.so.6': ['libc6:amd64'],
+               '/usr/lib/x86_64-linux-gnu/libc.so.6': ['libc6:amd64',
+                                                        'libc6-x:amd64'],
+               '/usr/lib/python3.11/os.py': ['libpython3.11-minimal:amd64'],
+               '/bin': ['bash', 'coreutils']}
+DPKG_VERSIONS = {'bash': '5.2.15-2+b8', 'coreutils': '9.1-1',
+                 'libc6': '2.36-9+deb12u9', 'libc6-x': '2.36-9+deb12u9',
+                 'libpython3.11-minimal': '3.11.2-6+deb12u6'}
+ROOT_SHA = '0123456789abcdef' * 4
+
+
+def write_root(guest, top, build, sha=ROOT_SHA):
+    """boot.sh's record of a root on tmpfs in guest: its list, the files
+    it packed, the archive's sha256."""
+    os.makedirs(guest, exist_ok=True)
+    with open(os.path.join(guest, 'guest-root'), 'w') as fh:
+        fh.write(ROOT_LIST.format(top=top, build=build))
+    with open(os.path.join(guest, 'root-files'), 'w') as fh:
+        fh.write(''.join(f.format(top=top, build=build) + '\n'
+                         for f in ROOT_FILES))
+    if sha:
+        with open(os.path.join(guest, 'root-sha256'), 'w') as fh:
+            fh.write(sha + '\n')
+
+
+# what runner.root_doc() makes of it
+ROOT_DOC = {'root': 'tmpfs', 'sha256': ROOT_SHA,
+            'packages': ['bash 5.2.15-2+b8', 'coreutils 9.1-1',
+                         'libc6 2.36-9+deb12u9', 'libc6-x 2.36-9+deb12u9',
+                         'libpython3.11-minimal 3.11.2-6+deb12u6'],
+            'unowned': ['/.blk26-job/job.sh', '/bin', '/etc/passwd',
+                        '/usr/lib/python3.11/', '<build>/mod/default/lib/'
+                        'modules/6.12.0/', '<tree>/tests/']}
+
+
+class RootDocTest(unittest.TestCase):
+    """runner.root_doc(): what the guest ran, for the JSON."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.guest = os.path.join(self.dir, 'guest-0')
+        self.build = os.path.join(self.dir, 'build')
+        self.dpkg = FakeDpkg(DPKG_OWNERS, DPKG_VERSIONS)
+
+    def test_hash_packages_and_unowned(self):
+        write_root(self.guest, runner.TOP, self.build)
+        doc = runner.root_doc(self.guest, 'tmpfs', {'BUILD': self.build},
+                              self.dpkg)
+        self.assertEqual(doc, ROOT_DOC)
+        # one dpkg -S for every file (and its name before the merged
+        # /usr), one dpkg-query for the packages found: not one a file
+        self.assertEqual([c[:2] for c in self.dpkg.calls],
+                         [['dpkg', '-S'], ['dpkg-query', '-W']])
+        asked = self.dpkg.calls[0][self.dpkg.calls[0].index('--') + 1:]
+        self.assertIn('/bin/bash', asked)
+        self.assertIn('/usr/bin/\\[', asked)
+        # the top's links are the merged /usr's: dpkg is not asked
+        self.assertNotIn('/bin', asked)
+        self.assertEqual(self.dpkg.calls[1],
+                         ['dpkg-query', '-W',
+                          '--showformat=${Package} ${Version}\\n', '--',
+                          'bash', 'coreutils', 'libc6-x:amd64',
+                          'libc6:amd64', 'libpython3.11-minimal:amd64'])
+        # no path of this machine: the tree's and the build's by name
+        self.assertNotIn(self.dir, json.dumps(doc))
+        # the build inside the tree, as by default
+        write_root(self.guest, runner.TOP, os.path.join(runner.TOP, 'build'))
+        doc = runner.root_doc(self.guest, 'tmpfs', {}, self.dpkg)
+        self.assertEqual(doc['unowned'][-2:],
+                         ['<build>/mod/default/lib/modules/6.12.0/',
+                          '<tree>/tests/'])
+
+    def test_9p_root_has_no_hash(self):
+        write_root(self.guest, runner.TOP, self.build)
+        self.assertEqual(runner.root_doc(self.guest, '9p', {}, self.dpkg),
+                         {'root': '9p'})
+        self.assertEqual(self.dpkg.calls, [])
+
+    def test_nothing_packed_or_no_dpkg(self):
+        # boot.sh stopped before it packed the root: nothing to say
+        os.makedirs(self.guest)
+        none = {'root': 'tmpfs', 'sha256': None, 'packages': None,
+                'unowned': None}
+        self.assertEqual(runner.root_doc(self.guest, 'tmpfs', {},
+                                         self.dpkg), none)
+        self.assertEqual(self.dpkg.calls, [])
+
+        # a host without dpkg: the hash alone
+        def no_dpkg(argv, **kw):
+            raise FileNotFoundError(argv[0])
+        write_root(self.guest, runner.TOP, self.build)
+        self.assertEqual(runner.root_doc(self.guest, 'tmpfs', {}, no_dpkg),
+                         dict(none, sha256=ROOT_SHA))
+
+
 class MainTest(unittest.TestCase):
     """main() with run_boot and plot faked: what it writes and returns."""
 
@@ -1765,6 +1902,7 @@ class MainTest(unittest.TestCase):
         self.boots = []
         self.roots = []
         self.recorded = False
+        self.packed = False     # boot.sh's record of the root it packed
         self.guest = {}         # part id -> (rows, status, ctx)
         self.plotted = []
 
@@ -1781,6 +1919,8 @@ class MainTest(unittest.TestCase):
             # boot.sh's mark of a guest QEMU recorded
             os.makedirs(guest, exist_ok=True)
             open(os.path.join(guest, 'recorded'), 'w').close()
+        if self.packed:
+            write_root(guest, runner.TOP, os.path.join(self.dir, 'build'))
         res = []
         for e, p in boot[4]:
             rows, st, ctx = self.guest.get(runner.part_id(e, p),
@@ -1832,6 +1972,35 @@ class MainTest(unittest.TestCase):
         self.assertIn('clock: icount shift=0 (1 ns per instruction), '
                       'recorded, 1 vCPU', out)
 
+    def test_guest_root_recorded(self):
+        # each part's entry records the root its boot packed: its hash,
+        # the packages of its files and the files of none; from the
+        # host's root over 9p, that it was that root
+        self.guest['overview'] = (
+            [{'config': {'elevator': 'bfq'}, 'metrics': {'reader_MBps': 1}}],
+            '0', {})
+        self.guest['simhba-calibration'] = (
+            [{'config': {'profile': 'sata-7200'}, 'metrics': {'MBps': 1}}],
+            '0', {})
+        self.packed = True
+        dpkg = FakeDpkg(DPKG_OWNERS, DPKG_VERSIONS)
+        with mock.patch.object(bench, 'root_doc',
+                               lambda g, r, env: runner.root_doc(g, r, env,
+                                                                 dpkg)):
+            st, _, _, docs = self.main(['overview,simhba-calibration'],
+                                       BUILD=os.path.join(self.dir, 'build'))
+            self.assertEqual(st, 0)
+            # one boot: one dpkg -S and one dpkg-query for both
+            self.assertEqual(len(self.boots), 1)
+            self.assertEqual(len(dpkg.calls), 2)
+            for n in ('overview', 'simhba-calibration'):
+                self.assertEqual(docs[n]['lab']['parts'][0]['guest_root'],
+                                 ROOT_DOC, n)
+            st, _, _, docs = self.main(['overview'], BENCH_ROOT='9p')
+        self.assertEqual(docs['overview']['lab']['parts'][0]['guest_root'],
+                         {'root': '9p'})
+        self.assertEqual(len(dpkg.calls), 2)
+
     def test_json_csv_and_table(self):
         self.guest['overview'] = (
             [{'config': {'elevator': e}, 'metrics': {'reader_MBps': v}}
@@ -1856,10 +2025,16 @@ class MainTest(unittest.TestCase):
                                            'max': 19.0}),
                           ('bfq', {'median': 22.0, 'min': 20.0,
                                    'max': 40.0})])
+        # boot.sh wrote nothing of its root: nothing is said of it
         self.assertEqual(doc['lab']['parts'], [{'part': None,
                                                 'accel': 'icount',
                                                 'cpus': 1,
-                                                'recorded': False}])
+                                                'recorded': False,
+                                                'guest_root': {
+                                                    'root': 'tmpfs',
+                                                    'sha256': None,
+                                                    'packages': None,
+                                                    'unowned': None}}])
         self.assertEqual(doc['lab']['icount_shift'], 2)
         self.assertNotIn(', recorded', out)
         # the experiments ran in a root on tmpfs, and the JSON says so
