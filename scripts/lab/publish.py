@@ -17,7 +17,8 @@ max/min of a configuration's runs, where it is, and the median of the
 configurations' max/min.
 
 The page has a header (the run id, its date, the kernel, the series
-commit, the clock, RUNS, SCALE and the machine, all from the run's JSON),
+commit, the clock, RUNS, SCALE, the machine and whether the guests ran
+one root, all from the run's JSON),
 one summary table (per seed effect and per issue goal: the seed's
 figure, the measured one, reproduced or not, met or not, or missing, and
 why), then per experiment RUNS, SCALE and the runs measured (counted in
@@ -276,6 +277,84 @@ def clock_text(docs):
         + '; seed %s' % seeds
 
 
+def root_key(rec):
+    """What a part's guest_root (runner.root_doc) is compared by: the
+    archive's sha256; '' for the host's root over 9p, which has none;
+    None when it is not recorded (a JSON from before bench.py recorded
+    it, or a boot that stopped before boot.sh packed the root)."""
+    if not isinstance(rec, dict):
+        return None
+    if rec.get('sha256'):
+        return str(rec['sha256'])
+    # the root is tmpfs or 9p (runner.ROOTS): '9p' is not compared, as
+    # --check turns its digit
+    return None if rec.get('root') == 'tmpfs' else ''
+
+
+def roots_text(runs, docs):
+    """Whether the guests of the runs on the page ran one root: "every
+    run's guest ran the same root (sha256 <its first 16 hex digits>)",
+    else which runs (and their experiments) ran which root, and the
+    packages whose versions differ between the roots (runner.root_doc's
+    "packages"), or that none does.  Each boot packs its own root (its
+    experiments' programs and its job), so the boots of one page differ
+    unless one boot ran every experiment: the packages say whether the
+    host's programs changed between them."""
+    where, recs = {}, {}
+    for rid, names in runs.items():
+        for n in names:
+            for p in (docs[n].get('lab') or {}).get('parts') or [None]:
+                p = p if isinstance(p, dict) else {}
+                key = root_key(p.get('guest_root'))
+                name = n if p.get('part') is None else '%s:%s' % (n,
+                                                                   p['part'])
+                at = where.setdefault(key, {}).setdefault(rid, [])
+                if name not in at:
+                    at.append(name)
+                if key:
+                    recs.setdefault(key, p['guest_root'])
+    known = [k for k in where if k is not None]
+    if not known:
+        return 'not recorded'
+    if len(where) == 1:
+        return 'every run\'s guest ran the same root (sha256 %s)' \
+            % known[0][:16] if known[0] else \
+            'every run\'s guest ran the host\'s root over 9p, no hash'
+
+    def who(at):
+        return ', '.join('%s (%s)' % (rid, ', '.join(ns))
+                         for rid, ns in at.items())
+    out = []
+    for key, at in where.items():
+        what = 'not recorded' if key is None else \
+            'the host\'s root over 9p, no hash' if key == '' else \
+            'sha256 %s' % key[:16]
+        out.append('%s: %s' % (what, who(at)))
+    text = '%s: %s' % ('the guests ran different roots' if len(known) > 1
+                       else 'not every guest\'s root is recorded',
+                       '; '.join(out))
+    # the versions of each package over the packed roots that list them
+    hashed = [k for k in known if k]
+    listed = [k for k in hashed if recs[k].get('packages') is not None]
+    if len(hashed) < 2:
+        return text
+    if len(listed) < 2:
+        return text + '; the packages\' versions are not recorded'
+    vers = {}
+    for key in listed:
+        for pv in recs[key]['packages']:
+            pkg, _, ver = str(pv).partition(' ')
+            at = vers.setdefault(pkg, {}).setdefault(ver, [])
+            at += [rid for rid in where[key] if rid not in at]
+    differ = ['%s %s' % (pkg, ', '.join('%s (%s)' % (v, ', '.join(rids))
+                                        for v, rids in vs.items()))
+              for pkg, vs in sorted(vers.items()) if len(vs) > 1]
+    if differ:
+        return text + '; the packages whose versions differ between them: ' \
+            + '; '.join(differ)
+    return text + '; no package\'s version differs between them'
+
+
 def summary_rows(docs, experiments):
     """The summary table's rows: the seeds' effects (000 first), then the
     issues' goals (issue 4 first)."""
@@ -449,7 +528,8 @@ def page(runs, docs, experiments, reasons, figdir, pngs, ctx):
             ':Clock: %s' % esc(clock_text(docs)),
             ':RUNS: %s' % esc(values(docs, 'runs')),
             ':SCALE: %s' % esc(values(docs, 'scale')),
-            ':Machine: %s' % esc(machine_text(docs)), '',
+            ':Machine: %s' % esc(machine_text(docs)),
+            ':Guest root: %s' % esc(roots_text(runs, docs)), '',
             'Each experiment of ``make bench`` reproduces a measurement of a '
             'seed thread, or checks the goals of an issue.  A seed\'s effect '
             'is reproduced when the measured ratio lies on the same side of '

@@ -37,7 +37,8 @@ the data at its place, and
     pages comes from the data there; or
   * it is structural: a pattern of STRUCTURAL, each with its reason (a
     seed's or issue's number, a goal's bound, a count of runs the page
-    derives, the project's and the experiments' names), or
+    derives, the project's and the experiments' names, the names sha256
+    and 9p), or
   * it stands in an experiment's section (or in the summary table,
     whose rows are the experiments') and that experiment declares it: a
     number of its description, or of its constants (Experiment.
@@ -137,6 +138,10 @@ STRUCTURAL = [
     (r'(?<![A-Za-z\d])p(\d{1,2}(?:\.\d)?)(?![\d.])|(\d\d)th percentile',
      'a percentile\'s name (p1, p99, p99.9)'),
     (r'\((\d{4})\)', 'the year of a seed thread'),
+    (r'\bsha(256)\b', 'the name of the hash a guest\'s root is known by '
+     '(SHA-256; the hash itself comes from the data, publish.roots_text)'),
+    (r'\bover (9)p\b', 'the name of the protocol of the host\'s root '
+     '(9p: runner.lab_line, publish.roots_text)'),
 ]
 
 

@@ -441,6 +441,64 @@ class NumbersTest(Fixture):
                             '%s)' % (int(ms) + 1, ms) in b for b in bad),
                         bad)
 
+    def test_guest_roots_have_sources(self):
+        # the roots' hashes, packages and versions come from the data: they
+        # move with it; "sha256" and "9p" are names, declared structural
+        cfq = os.path.join(self.tmp, 'results', CFQ_RUN)
+        os.makedirs(cfq)
+        shutil.copy(os.path.join(FIXTURES, 'run-6646cc3', 'cfq.json'), cfq)
+        for i, (d, n) in enumerate(RUN):
+            p = os.path.join(self.run, n + '.json')
+            with open(p) as fh:
+                doc = json.load(fh)
+            for part in doc['lab']['parts']:
+                part['guest_root'] = {
+                    'root': 'tmpfs', 'sha256': '%d1c0ffee' % i * 8,
+                    'packages': ['fio 3.3%d-3' % i, 'libc6 2.36-9+deb12u9'],
+                    'unowned': ['<tree>/tests/']}
+            with open(p, 'w') as fh:
+                json.dump(doc, fh)
+        p = os.path.join(cfq, 'cfq.json')
+        with open(p) as fh:
+            doc = json.load(fh)
+        for part in doc['lab']['parts']:
+            part['guest_root'] = {'root': '9p'}
+        with open(p, 'w') as fh:
+            json.dump(doc, fh)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            st = bench.main(['--publish', self.run, cfq, '--out', self.out,
+                             '--draft'])
+        self.assertEqual(st, 0, err.getvalue())
+        with open(self.out) as fh:
+            text = fh.read()
+        line = re.search(r'\n(:Guest root: .*)\n', text).group(1)
+        for x in ('sha256 01c0ffee01c0ffee: %s (simhba-calibration)'
+                  % RUN_ID, 'the host\'s root over 9p, no hash: %s '
+                  '(cfq:disk, cfq:overhead)' % CFQ_RUN,
+                  'fio 3.30-3 (%s), 3.31-3 (%s), 3.32-3 (%s)'
+                  % ((RUN_ID,) * 3)):
+            self.assertIn(x, line.replace('\\', ''))
+        self.assertEqual(republish.check(self.out, self.data,
+                                         bench.EXPERIMENTS), [])
+        # a digit of a hash changed on the page: no number of the data
+        with open(self.out, 'w') as fh:
+            fh.write(text.replace('sha256 21c0ffee', 'sha256 31c0ffee'))
+        bad = republish.check(self.out, self.data, bench.EXPERIMENTS)
+        self.assertTrue(any('31 is no number of the data (drawn from it: 21)'
+                            in b for b in bad), bad)
+        # the names' numbers need their declarations
+        with open(self.out, 'w') as fh:
+            fh.write(text)
+        for name, t in (('sha(256)', '256'), ('over (9)p', '9')):
+            with mock.patch.object(republish, 'STRUCTURAL', [
+                    x for x in republish.STRUCTURAL
+                    if name not in x[0]]):
+                bad = republish.check(self.out, self.data,
+                                      bench.EXPERIMENTS)
+            self.assertTrue(bad and all('%s has no source' % t in b
+                                        for b in bad), (name, bad))
+
     def test_a_constant_only_where_declared(self):
         # cfq declares its weights: in cfq's section, not in another's
         self.assertIn('800', republish.declared(bench.BY_NAME['cfq']))

@@ -24,6 +24,15 @@ RUN_ID = '20261201-010203'
 MACHINE = {'cpu': 'Test CPU 7', 'cpus': 2, 'mem_bytes': 8 * 2 ** 30,
            'host_kernel': '6.1.0-test', 'qemu': 'QEMU emulator version 9.8'}
 
+# two roots as runner.root_doc records them: B has another fio
+ROOT_A = {'root': 'tmpfs', 'sha256': '0123456789abcdef' + '0' * 48,
+          'packages': ['bash 5.2.15-2+b8', 'fio 3.33-3',
+                       'libc6 2.36-9+deb12u9'],
+          'unowned': ['/etc/passwd', '<tree>/scripts/lab/']}
+ROOT_B = dict(ROOT_A, sha256='fedcba9876543210' + '1' * 48,
+              packages=['bash 5.2.15-2+b8', 'fio 3.35-1',
+                        'libc6 2.36-9+deb12u9'])
+
 try:
     import docutils.core
 except ImportError:
@@ -326,6 +335,101 @@ class PublishTest(unittest.TestCase):
         self.assertIn('cfq is in both %s and %s' % (self.run, self.run2),
                       msg)
         self.assertNothingWritten()
+
+    def give_roots(self, first, second=None):
+        """Every part of the first run ran in root first, of the second
+        run (MOVED) in second (runner.root_doc's record, or None: not
+        recorded, a JSON from before bench.py recorded it)."""
+        def one(doc):
+            for p in doc['lab']['parts']:
+                p.pop('guest_root', None)
+                rec = second if doc.get('run') == self.SECOND else first
+                if rec is not None:
+                    p['guest_root'] = rec
+        for e in bench.EXPERIMENTS:
+            run = self.run2 if e.name in self.MOVED and \
+                getattr(self, 'run2', None) else self.run
+            p = os.path.join(run, e.name + '.json')
+            with open(p) as fh:
+                doc = json.load(fh)
+            one(doc)
+            with open(p, 'w') as fh:
+                json.dump(doc, fh)
+
+    def test_one_guest_root(self):
+        self.full_size()
+        self.give_roots(ROOT_A)
+        st, msg, page = self.publish()
+        self.assertEqual(st, 0, msg)
+        self.assertIn('\n:Guest root: every run\'s guest ran the same root '
+                      '(sha256 %s)\n' % ROOT_A['sha256'][:16], page)
+
+    def test_two_runs_of_two_roots(self):
+        # the host's fio changed between the runs: the page names the
+        # runs of each root and the package, not those that stayed
+        self.split_run()
+        self.give_roots(ROOT_A, ROOT_B)
+        st, msg, page = self.publish2()
+        self.assertEqual(st, 0, msg)
+        line = [x for x in page.splitlines()
+                if x.startswith(':Guest root:')]
+        self.assertEqual(len(line), 1, line)
+        line = line[0].replace('\\', '')
+        self.assertIn(':Guest root: the guests ran different roots: sha256 '
+                      '0123456789abcdef: %s (overview, ' % RUN_ID, line)
+        self.assertIn('; sha256 fedcba9876543210: %s (cfq:disk, '
+                      'cfq:overhead, dbt2); the packages whose versions '
+                      'differ between them: fio 3.33-3 (%s), 3.35-1 (%s)'
+                      % (self.SECOND, RUN_ID, self.SECOND), line)
+        self.assertNotIn('bash', line)
+        # the same packages, another root (another job, another lab):
+        # said so
+        self.give_roots(ROOT_A, dict(ROOT_B, packages=ROOT_A['packages']))
+        _, _, page = self.publish2()
+        self.assertIn('cfq:overhead, dbt2); no package\'s version differs '
+                      'between them\n', page)
+
+    def test_guest_root_not_recorded(self):
+        # the fixtures' JSON is older than the record: the page says so
+        self.full_size()
+        st, msg, page = self.publish()
+        self.assertEqual(st, 0, msg)
+        self.assertIn('\n:Guest root: not recorded\n', page)
+        # one run recorded, the other not: which is which
+        self.split_run()
+        self.give_roots(None, ROOT_B)
+        _, _, page = self.publish2()
+        self.assertIn(':Guest root: not every guest\'s root is recorded: '
+                      'not recorded: %s (' % RUN_ID, page)
+        self.assertIn('; sha256 fedcba9876543210: %s (cfq:disk, '
+                      'cfq:overhead, dbt2)\n' % self.SECOND, page)
+
+    def test_guest_root_over_9p(self):
+        runs = {'r1': ['overview'], 'r2': ['cfq']}
+
+        def docs(a, b):
+            return {'overview': {'lab': {'parts': [{'part': None,
+                                                    'guest_root': a}]}},
+                    'cfq': {'lab': {'parts': [{'part': 'disk',
+                                               'guest_root': b}]}}}
+        nine = {'root': '9p'}
+        self.assertEqual(publish.roots_text(runs, docs(nine, nine)),
+                         'every run\'s guest ran the host\'s root over 9p, '
+                         'no hash')
+        self.assertEqual(publish.roots_text(runs, docs(ROOT_A, nine)),
+                         'the guests ran different roots: sha256 '
+                         '0123456789abcdef: r1 (overview); the host\'s root '
+                         'over 9p, no hash: r2 (cfq:disk)')
+        # a boot that stopped before it packed its root
+        stopped = {'root': 'tmpfs', 'sha256': None, 'packages': None,
+                   'unowned': None}
+        self.assertEqual(publish.roots_text(runs, docs(stopped, stopped)),
+                         'not recorded')
+        self.assertEqual(publish.roots_text(runs, docs(
+            ROOT_A, dict(ROOT_B, packages=None))),
+            'the guests ran different roots: sha256 0123456789abcdef: r1 '
+            '(overview); sha256 fedcba9876543210: r2 (cfq:disk); the '
+            'packages\' versions are not recorded')
 
     # --- a full-size run ---------------------------------------------------
 
