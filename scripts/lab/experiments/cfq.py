@@ -2,7 +2,8 @@
 """Issue 13: cfq's tables (seed 002 on a striped LUN, weights, readers with
 a writer, fair time, null_blk, 16-256 processes) and its goals.
 
-The guest side is cfq.sh, next to this file."""
+The guest side is cfq.sh, next to this file: a driver that sources one
+file a workload from cfq/."""
 
 from experiment import Experiment, Goal, Part, goal_effects
 from experiments.ioc_random import IOC_GOAL, ioc_goals, ioc_table

@@ -312,7 +312,7 @@ MUTANTS = [
     ('experiments/cfq.py', "runs_basis([r], metric, 'worst')[0]",
      "runs_basis([r], metric, 'medians')[0]",
      'scale goal: the worst run called the medians'),
-    ('experiments/cfq.sh',
+    ('experiments/cfq/scale-cost.sh',
      'for run in $(seq 1 "$BENCH_RUNS"); do\n\t\tfor n in $scale_n; do',
      'for run in 1; do\n\t\tfor n in $scale_n; do',
      'cfq scale cost: measured in the first run only'),

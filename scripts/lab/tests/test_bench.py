@@ -1027,7 +1027,8 @@ class BlkTimeTest(unittest.TestCase):
         # no slice at all: the workload type's note says it
         self.assertIsNone(parsers.cfq_slice_note('rand', {}))
         # the guest prints it from the function
-        with open(os.path.join(runner.LAB, 'experiments', 'cfq.sh')) as fh:
+        with open(os.path.join(runner.LAB, 'experiments', 'cfq',
+                               'fair-rows.py')) as fh:
             self.assertIn('cfq_slice_note(name, sv)', fh.read())
 
     def test_waiting_at_the_disk_is_not_service(self):
@@ -2733,6 +2734,26 @@ fio_total_iops() { echo 1000; }"""
                                         BENCH_ONLY='scale-cost')
         # N = 16, 64, 256 for mq-deadline and cfq
         self.assertEveryRun(configs, steps, 6)
+
+    def test_cfq_workloads_in_files_of_their_own(self):
+        # each workload BENCH_ONLY may name is a file of cfq/ with its
+        # header, which the driver sources before it measures anything
+        d = os.path.join(runner.LAB, 'experiments')
+        with open(os.path.join(d, 'cfq.sh')) as fh:
+            driver = fh.read()
+        m = re.search(r'^for f in ([^;]*); do\n(?:\t#.*\n)*\t\. "\$cfqdir/\$f\.sh"',
+                      driver, re.M)
+        self.assertIsNotNone(m)
+        self.assertLess(m.start(), driver.index('bench_plan'))
+        self.assertEqual(sorted(m.group(1).replace('\\\n', ' ').split()),
+                         sorted(cfq.ONLY_WORKLOADS))
+        self.assertEqual(sorted(f[:-3] for f in os.listdir(
+            os.path.join(d, 'cfq')) if f.endswith('.sh')),
+                         sorted(cfq.ONLY_WORKLOADS))
+        for w in cfq.ONLY_WORKLOADS:
+            with open(os.path.join(d, 'cfq', w + '.sh')) as fh:
+                head = fh.read().split('\n\n')[0]
+            self.assertIn('Rows: config {workload: ', head, w)
 
     def test_simhba_calibration(self):
         configs, steps = self.run_guest('simhba-calibration', """
