@@ -364,6 +364,8 @@ static struct cfq_fix *cfq_fix_new(struct kunit *test)
 	f->cfqd->target_latency = MS(100000);
 	f->cfqd->fifo_expire[0] = MS(100000);
 	f->cfqd->fifo_expire[1] = MS(100000);
+	/* no boost: the tests that want it turn it on */
+	f->cfqd->new_boost = 0;
 
 	for (i = 0; i < CFQ_NPROC; i++) {
 		/* alive, and never freed by a request's put */
@@ -2407,6 +2409,117 @@ static void cfq_sm_coop_same_tree(struct kunit *test)
 	(void)b;
 }
 
+enum cfq_boost_case {
+	CFQ_BOOST_ON,		/* process 1 boosted, process 0 not */
+	CFQ_BOOST_BOTH,		/* both boosted */
+	CFQ_BOOST_NO_LOW_LAT,	/* low_latency 0 */
+	CFQ_BOOST_OVER,		/* process 1's boost has ended */
+};
+
+/*
+ * Process 0 streams, started before any boost; process 1 starts (a
+ * boosted queue) with a read far away.  Its read takes the disk at once,
+ * unless both are boosted, low_latency is 0, or its boost has ended.
+ */
+static void cfq_sm_boost_case(struct kunit *test, enum cfq_boost_case c)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	bool preempt = c == CFQ_BOOST_ON;
+	struct request *a1, *a2, *b, *r;
+
+	if (c == CFQ_BOOST_OVER) {
+		/* process 1's first read, long ago: its boost is over */
+		cfqd->new_boost = MS(100000);
+		b = cfq_fix_add(f, 1, FAR);
+		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+		cfq_fix_done(f, b);
+		/* it idles for process 1's next read: none comes */
+		cfq_fix_fire(f);
+		KUNIT_ASSERT_NULL(test, cfqd->active_queue);
+		cfq_fix_sync_queue(f, 1)->boost_end = ktime_get_ns();
+		cfqd->new_boost = 0;
+	}
+	if (c == CFQ_BOOST_BOTH)
+		cfqd->new_boost = MS(100000);
+	a1 = cfq_fix_add(f, 0, 1000);
+	a2 = cfq_fix_add(f, 0, 1008);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
+	cfqd->new_boost = MS(100000);
+	if (c == CFQ_BOOST_NO_LOW_LAT)
+		cfqd->low_latency = 0;
+	b = cfq_fix_add(f, 1, FAR + 1000);
+	KUNIT_EXPECT_EQ(test, cfqq_boosted(cfqd, cfq_fix_sync_queue(f, 1),
+					   ktime_get_ns()),
+			c == CFQ_BOOST_ON || c == CFQ_BOOST_BOTH);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_PREEMPTED),
+			(unsigned long)preempt);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_preempts, (unsigned long)preempt);
+	r = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_PTR_EQ(test, r, preempt ? b : a2);
+	cfq_fix_done(f, a1);
+	if (r)
+		cfq_fix_done(f, r);
+	cfq_fix_drain(f);
+}
+
+static void cfq_sm_boost_preempt(struct kunit *test)
+{
+	cfq_sm_boost_case(test, CFQ_BOOST_ON);
+}
+
+static void cfq_sm_boost_both(struct kunit *test)
+{
+	cfq_sm_boost_case(test, CFQ_BOOST_BOTH);
+}
+
+static void cfq_sm_boost_no_low_latency(struct kunit *test)
+{
+	cfq_sm_boost_case(test, CFQ_BOOST_NO_LOW_LAT);
+}
+
+static void cfq_sm_boost_over(struct kunit *test)
+{
+	cfq_sm_boost_case(test, CFQ_BOOST_OVER);
+}
+
+/* @n reads of @proc, every other one far away, each served in turn. */
+static void cfq_fix_seeky_reads(struct cfq_fix *f, int proc, int n)
+{
+	struct request *rq;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		rq = cfq_fix_add(f, proc, (i & 1) ? FAR + i * 8 : 1000 + i * 8);
+		KUNIT_ASSERT_PTR_EQ(f->test, cfq_dispatch_request(f->hctx), rq);
+		cfq_fix_done(f, rq);
+	}
+}
+
+/*
+ * A seeky queue loses its idle window; a boosted one keeps it, and idles
+ * for its next read when it runs dry.
+ */
+static void cfq_sm_boost_seeky_idles(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_queue *q0, *q1;
+
+	cfq_fix_seeky_reads(f, 0, 10);
+	q0 = cfq_fix_sync_queue(f, 0);
+	KUNIT_EXPECT_TRUE(test, cfq_seeky(q0->seek_history, 32));
+	KUNIT_EXPECT_FALSE(test, cfqq_idle_window(q0));
+	cfq_fix_drain(f);
+
+	f->cfqd->new_boost = MS(100000);
+	cfq_fix_seeky_reads(f, 1, 10);
+	q1 = cfq_fix_sync_queue(f, 1);
+	KUNIT_EXPECT_TRUE(test, cfq_seeky(q1->seek_history, 32));
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(q1));
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(q1));
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -2471,6 +2584,11 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_coop_split),
 	KUNIT_CASE(cfq_sm_coop_same_tree),
 	KUNIT_CASE(cfq_sm_coop_groups),
+	KUNIT_CASE(cfq_sm_boost_preempt),
+	KUNIT_CASE(cfq_sm_boost_both),
+	KUNIT_CASE(cfq_sm_boost_no_low_latency),
+	KUNIT_CASE(cfq_sm_boost_over),
+	KUNIT_CASE(cfq_sm_boost_seeky_idles),
 	{}
 };
 

@@ -19,7 +19,13 @@
  *   key that is the time they became busy, so each tree is round-robin.
  *   Workload types share the class's time in proportion to their queues.
  * - Latency.  With low_latency, slices shrink so that all busy queues of a
- *   class get a turn within target_latency.
+ *   class get a turn within target_latency.  Also with low_latency, a
+ *   process that has just started doing I/O is boosted for new_boost:
+ *   its sync queue takes the disk from queues that are not boosted as
+ *   soon as it has a request, and keeps its idle window even if seeky.
+ *   Starting an application is a burst of small scattered reads with
+ *   think time between them; served in turn with streaming readers, each
+ *   read waits for their slices (bfq's weight raising answers the same).
  * - Idling.  A sync queue idles only if its think time is below
  *   slice_idle and it is not seeky; the SYNC_NOIDLE workload idles once,
  *   at its end.  On a device that keeps a deep queue busy (hw_tag) the
@@ -82,11 +88,14 @@
 #define CFQ_SLICE_IDLE_MS		8
 #define CFQ_GROUP_IDLE_MS		8
 #define CFQ_TARGET_LATENCY_MS		300
+#define CFQ_NEW_BOOST_MS		3000
 #define CFQ_BACK_SEEK_MAX_KB		(16 * 1024)
 #define CFQ_BACK_SEEK_PENALTY		2
 #define CFQ_SLICE_ASYNC_RQ		2
 #define CFQ_QUANTUM			8
 #define CFQ_MAX_MS			60000
+#define CFQ_MS_TO_NS(ms)	((u64)(ms) * NSEC_PER_MSEC)
+#define CFQ_NS_TO_MS(ns)	div_u64(ns, NSEC_PER_MSEC)
 
 /* A slice lasts base + base / CFQ_SLICE_SCALE per level above 4. */
 #define CFQ_SLICE_SCALE			5
@@ -329,6 +338,19 @@ static inline bool cfqq_class_rt(const struct cfq_queue *cfqq)
 {
 	return cfqq->ioprio_class == IOPRIO_CLASS_RT;
 }
+
+/*
+ * Is @cfqq boosted at @now: the sync queue of a process whose first
+ * request came less than new_boost ago (cfq_get_queue()), with
+ * low_latency on?  Never the idle class.
+ */
+VISIBLE_IF_KUNIT bool cfqq_boosted(const struct cfq_data *cfqd,
+				   const struct cfq_queue *cfqq, u64 now)
+{
+	return now < cfqq->boost_end && !cfqq_class_idle(cfqq) &&
+	       READ_ONCE(cfqd->low_latency);
+}
+EXPORT_SYMBOL_IF_KUNIT(cfqq_boosted);
 
 static inline enum cfq_wl_type cfqq_type(const struct cfq_queue *cfqq)
 {
@@ -1086,6 +1108,23 @@ static struct cfq_group *cfq_bio_group(struct cfq_data *cfqd, struct bio *bio)
  * The queue @rq goes to, with a reference for the request.  Sync queues
  * belong to the io_cq; async ones are shared per group, class and level.
  */
+/*
+ * @cfqq is the new sync queue of a process (or of a process that moved to
+ * another group): boost it for new_boost from now (cfqq_boosted()).
+ */
+static void cfq_boost_new(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	u64 boost = READ_ONCE(cfqd->new_boost);
+
+	if (!boost || cfqq == &cfqd->oom_cfqq || cfqq_class_idle(cfqq) ||
+	    !READ_ONCE(cfqd->low_latency))
+		return;
+	cfqq->boost_end = ktime_get_ns() + boost;
+	cfqd->stat_boosts++;
+	blk_add_trace_msg(cfqd->q, "cfq%d boost %llu ms", cfqq->pid,
+			  CFQ_NS_TO_MS(boost));
+}
+
 static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 				       struct cfq_io_cq *cic, struct request *rq)
 {
@@ -1126,6 +1165,7 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 	if (!cfqq) {
 		if (sync) {
 			cfqq = cfq_alloc_queue(cfqd, cfqg, true, class, level);
+			cfq_boost_new(cfqd, cfqq);
 		} else {
 			slot = cfq_async_slot(cfqg, class, level);
 			cfqq = *slot;
@@ -1325,7 +1365,9 @@ static bool cfqq_window(struct cfq_queue *cfqq, u64 slice_idle)
 /*
  * Should the sync queue @cfqq idle when it runs dry?  Not if its process
  * thinks longer than slice_idle, not if seeky (unless it keeps a deep
- * queue of its own), not if its process exited, not while its next
+ * queue of its own, or is boosted: a starting application's reads are
+ * scattered over its files, and its next one is worth the wait while
+ * streams are about), not if its process exited, not while its next
  * request is a sync write that says no more I/O follows (cfq_rq_noidle();
  * the next request, not the newest, as 2.6 and 4.x judged it: the window
  * is decided again at every request the queue receives).  The end of the
@@ -1345,7 +1387,8 @@ static bool cfqq_window(struct cfq_queue *cfqq, u64 slice_idle)
  * (cfq_should_group_idle()).
  */
 static void cfq_update_idle_window(struct cfq_data *cfqd,
-				   struct cfq_queue *cfqq, struct cfq_io_cq *cic)
+				   struct cfq_queue *cfqq, struct cfq_io_cq *cic,
+				   u64 now)
 {
 	u64 slice_idle = READ_ONCE(cfqd->slice_idle);
 	u64 window = cfq_window_idle(cfqd, slice_idle);
@@ -1360,7 +1403,8 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 	if (cfqq->next_rq && cfq_rq_noidle(cfqq->next_rq))
 		idle = false;
 	else if (!atomic_read(&cic->icq.ioc->active_ref) || !window ||
-		 (!cfqq_deep(cfqq) && cfqq_seeky(cfqd, cfqq)))
+		 (!cfqq_deep(cfqq) && !cfqq_boosted(cfqd, cfqq, now) &&
+		  cfqq_seeky(cfqd, cfqq)))
 		idle = false;
 	else if (cfq_ttime_valid(&cfqq->ttime))
 		idle = cfqq->ttime.mean_ns <= window;
@@ -2359,7 +2403,8 @@ EXPORT_SYMBOL_IF_KUNIT(cfq_noidle_preempt);
 /*
  * Should @new, which just received a request, take the disk from the
  * active queue @cfqq?  RT from the other classes, anything from the idle
- * class, sync from async whose slice is over; within a group only.
+ * class, a boosted queue from one that is not, sync from async whose
+ * slice is over; within a group only.
  */
 static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 			       struct cfq_queue *cfqq, u64 now)
@@ -2375,6 +2420,16 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 	/* Nothing of a lower class takes the disk from RT. */
 	if (cfqq_class_rt(cfqq) && !cfqq_class_rt(new))
 		return false;
+	/*
+	 * A boosted queue (a process that has just started) takes the disk
+	 * from any queue that is not, sync or async: each of its reads is
+	 * served as it comes, not after the streams' slices.  Boosted
+	 * queues do not preempt one another.
+	 */
+	if (cfqq_boosted(cfqd, new, now) && !cfqq_boosted(cfqd, cfqq, now)) {
+		cfqd->stat_boost_preempts++;
+		return true;
+	}
 	/*
 	 * Sync work takes the disk from async work only once the async slice
 	 * is over: else readers that always have a read in flight preempt
@@ -2418,7 +2473,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		cfq_ttime_arrival(cfqd, &cfq_kind_st(cfqq)->ttime, now);
 		cfq_update_seek(cfqd, cfqq, rq);
 		if (cic)
-			cfq_update_idle_window(cfqd, cfqq, cic);
+			cfq_update_idle_window(cfqd, cfqq, cic, now);
 		/*
 		 * A waiting queue whose kind changed (it earned or lost its
 		 * idle window) moves to its kind's service tree now, not at
@@ -2732,6 +2787,7 @@ VISIBLE_IF_KUNIT void cfq_init_data(struct cfq_data *cfqd,
 	cfqd->quantum = CFQ_QUANTUM;
 	cfqd->low_latency = 1;
 	cfqd->cooperators = 1;
+	cfqd->new_boost = CFQ_NEW_BOOST_MS * NSEC_PER_MSEC;
 	cfqd->hw_tag = blk_queue_depth(q) >= CFQ_HW_QUEUE_MIN;
 	/* Nothing sync was delayed yet: async work may use the full depth. */
 	cfqd->last_delayed_sync = 0;
@@ -2850,8 +2906,6 @@ static void cfq_exit_sched(struct elevator_queue *e)
 
 /* ---- sysfs -------------------------------------------------------------- */
 
-#define CFQ_MS_TO_NS(ms)	((u64)(ms) * NSEC_PER_MSEC)
-#define CFQ_NS_TO_MS(ns)	div_u64(ns, NSEC_PER_MSEC)
 #define CFQ_AS_IS(v)		(v)
 
 #define SHOW_FUNCTION(name, __VAR, __CONV)				\
@@ -2875,6 +2929,7 @@ SHOW_FUNCTION(slice_async_rq, cfqd->slice_async_rq, CFQ_AS_IS);
 SHOW_FUNCTION(quantum, cfqd->quantum, CFQ_AS_IS);
 SHOW_FUNCTION(low_latency, cfqd->low_latency, CFQ_AS_IS);
 SHOW_FUNCTION(cooperators, cfqd->cooperators, CFQ_AS_IS);
+SHOW_FUNCTION(new_boost, cfqd->new_boost, CFQ_NS_TO_MS);
 #undef SHOW_FUNCTION
 
 #define STORE_FUNCTION(name, __VAR, MIN, MAX, __CONV)			\
@@ -2909,6 +2964,7 @@ STORE_FUNCTION(slice_async_rq, cfqd->slice_async_rq, 1, 1024, CFQ_AS_IS);
 STORE_FUNCTION(quantum, cfqd->quantum, 1, 4096, CFQ_AS_IS);
 STORE_FUNCTION(low_latency, cfqd->low_latency, 0, 1, CFQ_AS_IS);
 STORE_FUNCTION(cooperators, cfqd->cooperators, 0, 1, CFQ_AS_IS);
+STORE_FUNCTION(new_boost, cfqd->new_boost, 0, CFQ_MAX_MS, CFQ_MS_TO_NS);
 #undef STORE_FUNCTION
 
 #define CFQ_RW_ATTR(name) __ATTR(name, 0644, cfq_##name##_show, cfq_##name##_store)
@@ -2927,6 +2983,7 @@ static struct elv_fs_entry cfq_attrs[] = {
 	CFQ_RW_ATTR(quantum),
 	CFQ_RW_ATTR(low_latency),
 	CFQ_RW_ATTR(cooperators),
+	CFQ_RW_ATTR(new_boost),
 	__ATTR_NULL
 };
 
@@ -2935,7 +2992,7 @@ static struct elv_fs_entry cfq_attrs[] = {
 #ifdef CONFIG_BLK_DEBUG_FS
 static void cfq_show_queue(struct seq_file *m, struct cfq_queue *cfqq)
 {
-	seq_printf(m, "  cfq%d %s class %u prio %u type %d queued %u dispatched %u ttime_us %llu seeky %d idle_window %d group_window %d coop %d processes %d merge_into %d\n",
+	seq_printf(m, "  cfq%d %s class %u prio %u type %d queued %u dispatched %u ttime_us %llu seeky %d idle_window %d group_window %d coop %d processes %d merge_into %d boosted %d\n",
 		   cfqq->pid, cfqq_sync(cfqq) ? "sync" : "async",
 		   cfqq->ioprio_class, cfqq->ioprio, cfqq->wl_type,
 		   cfqq->queued, cfqq->dispatched,
@@ -2943,7 +3000,8 @@ static void cfq_show_queue(struct seq_file *m, struct cfq_queue *cfqq)
 		   cfq_seeky(cfqq->seek_history, cfqq->seek_samples),
 		   cfqq_idle_window(cfqq), cfqq_group_window(cfqq),
 		   cfqq_coop(cfqq), cfqq_process_refs(cfqq),
-		   cfqq->new_cfqq ? cfqq->new_cfqq->pid : 0);
+		   cfqq->new_cfqq ? cfqq->new_cfqq->pid : 0,
+		   cfqq_boosted(cfqq->cfqd, cfqq, ktime_get_ns()));
 }
 
 /* What is served, the busy groups and their queues. */
@@ -3013,6 +3071,8 @@ static int cfq_stats_show(void *data, struct seq_file *m)
 		   cfqd->stat_no_icq, cfqd->stat_requeues, cfqd->stat_wait_busy);
 	seq_printf(m, "coop_merges %lu\ncoop_splits %lu\n",
 		   cfqd->stat_coop_merges, cfqd->stat_coop_splits);
+	seq_printf(m, "boosts %lu\nboost_preempts %lu\n",
+		   cfqd->stat_boosts, cfqd->stat_boost_preempts);
 	spin_unlock_irq(&cfqd->lock);
 	return 0;
 }

@@ -105,6 +105,8 @@ struct cfq_queue {
 	struct cfq_queue	*new_cfqq;	/* to be merged into */
 	int			allocated;	/* references held by requests */
 
+	u64			boost_end;	/* ns: boosted until (new queue) */
+
 	pid_t			pid;
 };
 
@@ -269,6 +271,7 @@ struct cfq_data {
 	unsigned int		low_latency;
 	unsigned int		async_depth;	/* scheduler tags async may use */
 	unsigned int		cooperators;	/* serve and merge close queues */
+	u64			new_boost;	/* ns, a new process's boost */
 
 	/* statistics (debugfs) */
 	unsigned long		stat_slices;
@@ -286,6 +289,8 @@ struct cfq_data {
 	unsigned long		stat_wait_busy;	/* slices extended for a group */
 	unsigned long		stat_coop_merges;	/* processes moved */
 	unsigned long		stat_coop_splits;	/* processes split off */
+	unsigned long		stat_boosts;		/* new queues boosted */
+	unsigned long		stat_boost_preempts;	/* preemptions by them */
 };
 
 struct request;
@@ -323,6 +328,8 @@ enum cfq_wl_class cfq_wl_class_of(unsigned short ioprio_class);
 bool cfq_rq_noidle(const struct request *rq);
 bool cfq_noidle_preempt(const struct cfq_queue *new,
 			const struct cfq_queue *active);
+bool cfqq_boosted(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
+		  u64 now);
 
 /* The scheduler's entry points, for KUnit's fake queue. */
 struct blk_mq_hw_ctx;
