@@ -376,6 +376,27 @@ static void as_test_break_fifo(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_FIFO_EXPIRED);
 }
 
+static void as_test_break_boost(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+
+	/* A far read of a boosted process, while waiting for one that is not. */
+	in.have_rq = true;
+	in.rq_pos = 50000000;
+	in.rq_boosted = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_BOOST);
+	/* Not if the awaited process is boosted too ... */
+	in.boosted = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	/* ... and a read that is not boosted does not end a boosted wait. */
+	in.rq_boosted = false;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	/* Its own read is a hit, as for any process. */
+	own_read(&in, in.last_pos);
+	in.rq_boosted = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
+}
+
 static void as_test_break_batch_disabled(struct kunit *test)
 {
 	struct as_antic_input in = base_input();
@@ -596,6 +617,8 @@ static struct as_fix *as_fix_new(struct kunit *test)
 	f->ad->batch_expire_ms[AS_SYNC] = 10000;
 	f->ad->batch_expire_ms[AS_ASYNC] = 10000;
 	f->ad->antic_expire_ns = MS(1000);
+	/* no boost: the tests that want it turn it on (as_fix_boost()) */
+	f->ad->new_boost_ns = 0;
 
 	for (i = 0; i < AS_NPROC; i++) {
 		f->aic[i].icq.q = f->q;
@@ -1069,6 +1092,103 @@ static void as_sm_two_way(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), c);
 }
 
+/*
+ * Process @proc starts now, with new_boost on: its io_cq is set up and it
+ * is boosted.  Processes set up before (all, in as_fix_new()) are not.
+ */
+static void as_fix_boost(struct as_fix *f, int proc)
+{
+	f->ad->new_boost_ns = MS(100000);
+	as_init_icq(&f->aic[proc].icq);
+}
+
+enum as_boost_case {
+	AS_BOOST_ON,		/* process 2 boosted, process 0 not */
+	AS_BOOST_BOTH,		/* both boosted */
+	AS_BOOST_OVER,		/* process 2's boost has ended */
+	AS_BOOST_OFF,		/* new_boost set to 0 */
+};
+
+/*
+ * Process 0 streams: its read is at the device and the scheduler waits
+ * for its next (wait_req), process 1's read nearer the head than process
+ * 2's.  Process 2 starts, boosted, with a read far away: the wait ends at
+ * once and its read goes before process 1's, then the scheduler waits for
+ * process 2.  Not so when process 0 is boosted too, process 2's boost has
+ * ended, or new_boost is 0.
+ */
+static void as_sm_boost_case(struct kunit *test, enum as_boost_case c)
+{
+	struct as_fix *f = as_fix_new(test);
+	bool on = c == AS_BOOST_ON;
+	struct request *a1, *b, *r;
+
+	if (c == AS_BOOST_BOTH)
+		as_fix_boost(f, 0);
+	b = as_fix_wait(f, &a1);
+	as_fix_boost(f, 2);
+	if (c == AS_BOOST_OVER)
+		f->aic[2].boost_end = ktime_get_ns();
+	if (c == AS_BOOST_OFF)
+		f->ad->new_boost_ns = 0;
+	r = as_fix_add(f, 2, false, 2 * FAR);
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state,
+			on ? AS_ANTIC_OFF : AS_ANTIC_WAIT_REQ);
+	KUNIT_EXPECT_EQ(test, as_fix_stops(f, AS_STOP_BOOST), (unsigned long)on);
+	KUNIT_EXPECT_EQ(test, as_has_work(f->hctx), on);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), on ? r : NULL);
+	KUNIT_EXPECT_EQ(test, f->ad->stat_boost_dispatches, (unsigned long)on);
+	if (!on)
+		return;
+	/* A read that is not boosted does not end the wait for process 2. */
+	KUNIT_EXPECT_NULL(test, as_dispatch_request(f->hctx));
+	KUNIT_EXPECT_EQ(test, f->ad->antic_state, AS_ANTIC_WAIT_REQ);
+	KUNIT_EXPECT_PTR_EQ(test, f->ad->antic_aic, &f->aic[2]);
+	KUNIT_EXPECT_PTR_EQ(test, as_fifo_head_rq(f, AS_SYNC), b);
+}
+
+static void as_sm_boost_break(struct kunit *test)
+{
+	as_sm_boost_case(test, AS_BOOST_ON);
+}
+
+static void as_sm_boost_both(struct kunit *test)
+{
+	as_sm_boost_case(test, AS_BOOST_BOTH);
+}
+
+static void as_sm_boost_over(struct kunit *test)
+{
+	as_sm_boost_case(test, AS_BOOST_OVER);
+}
+
+static void as_sm_boost_off(struct kunit *test)
+{
+	as_sm_boost_case(test, AS_BOOST_OFF);
+}
+
+/*
+ * A boosted read goes before a streamer's nearer one, but not before one
+ * whose FIFO deadline expired.
+ */
+static void as_sm_boost_fifo(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *b1, *b2, *r;
+
+	b1 = as_fix_add(f, 1, false, 1000);
+	b2 = as_fix_add(f, 1, false, 2000);
+	as_fix_boost(f, 2);
+	r = as_fix_add(f, 2, false, FAR);
+	b1->fifo_time = jiffies - 1;
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), b1);
+	KUNIT_EXPECT_EQ(test, f->ad->stat_boost_dispatches, 0UL);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), r);
+	KUNIT_EXPECT_EQ(test, f->ad->stat_boost_dispatches, 1UL);
+	KUNIT_EXPECT_EQ(test, f->ad->nr_boost_queued, 0U);
+	KUNIT_EXPECT_PTR_EQ(test, as_fifo_head_rq(f, AS_SYNC), b2);
+}
+
 /* @next was merged into @req. */
 static void as_fix_merged(struct as_fix *f, struct request *req,
 			  struct request *next)
@@ -1130,6 +1250,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_break_close_other),
 	KUNIT_CASE(as_test_break_seeky),
 	KUNIT_CASE(as_test_break_fifo),
+	KUNIT_CASE(as_test_break_boost),
 	KUNIT_CASE(as_test_break_batch_disabled),
 	KUNIT_CASE(as_test_write_batch),
 	KUNIT_CASE(as_test_opf_class),
@@ -1155,6 +1276,11 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_sm_write_class),
 	KUNIT_CASE(as_sm_has_work),
 	KUNIT_CASE(as_sm_two_way),
+	KUNIT_CASE(as_sm_boost_break),
+	KUNIT_CASE(as_sm_boost_both),
+	KUNIT_CASE(as_sm_boost_over),
+	KUNIT_CASE(as_sm_boost_off),
+	KUNIT_CASE(as_sm_boost_fifo),
 	KUNIT_CASE(as_sm_merge_fifo),
 	{}
 };

@@ -34,6 +34,16 @@
  * - Hardware awareness.  On a device that keeps many requests busy and
  *   completes them out of order (an array, an SSD) waiting cannot pay:
  *   as_hw_complete() detects it and the scheduler acts as deadline there.
+ * - New processes.  Starting an application is a burst of small reads
+ *   scattered over its files, with think time between them.  Beside
+ *   processes that stream, each of those reads would wait for their
+ *   anticipation and, in sector order, for its FIFO to expire.  So, as
+ *   bfq raises the weight of a new queue, a process is boosted for
+ *   new_boost after its first request (as_init_icq()): its sync request
+ *   ends a wait for a process that is not boosted (AS_STOP_BOOST), and
+ *   goes next instead of the elevator's choice (as_boost_pick()).  FIFO
+ *   expiry still goes first, and batches keep their limits.  Waiting for
+ *   a boosted process follows the rules for any new process.
  *
  * See Documentation/block/anticipatory-iosched.rst
  */
@@ -67,6 +77,7 @@
 #define AS_READ_BATCH_EXPIRE_MS		500
 #define AS_WRITE_BATCH_EXPIRE_MS	125
 #define AS_ANTIC_EXPIRE_MS		6
+#define AS_NEW_BOOST_MS			3000
 /* Upper bounds accepted by the sysfs attributes. */
 #define AS_MAX_EXPIRE_MS		60000
 #define AS_MAX_ANTIC_EXPIRE_MS		1000
@@ -97,6 +108,7 @@ static const char *const as_verdict_name[AS_NR_VERDICTS] = {
 	[AS_STOP_REQUEUED]	= "requeued",
 	[AS_STOP_EXIT_PROB]	= "exit_prob",
 	[AS_STOP_ASYNC]		= "async",
+	[AS_STOP_BOOST]		= "boost",
 };
 
 /* ---- statistics and decision (pure, unit tested) ---------------------- */
@@ -237,6 +249,16 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 			return AS_STOP_HIT;
 		return AS_STOP_FAR;
 	}
+	/*
+	 * A boosted process's request does not wait for one that is not.
+	 * A boosted process is waited for by the rules below, as any new
+	 * process: it is given the benefit of the doubt unless recent new
+	 * processes had long think times or long seeks, or exited, when
+	 * waiting would idle the disk for nothing; its next read goes
+	 * first anyway.
+	 */
+	if (c->have_rq && c->rq_boosted && !c->boosted)
+		return AS_STOP_BOOST;
 	if (st->ttime_samples >= AS_MIN_SAMPLES &&
 	    st->ttime_mean > c->antic_expire_ns)
 		return AS_STOP_THINKTIME;
@@ -429,6 +451,17 @@ static bool as_rq_of(struct request *rq, struct as_io_cq *aic)
 	return rq_aic(rq) == aic;
 }
 
+/*
+ * Is the process of @aic boosted at @now_ns: did its first request here
+ * come less than new_boost ago (as_init_icq())?  new_boost 0 ends every
+ * boost at once.
+ */
+static bool as_boosted(struct as_data *ad, struct as_io_cq *aic, u64 now_ns)
+{
+	return aic && !aic->exited && now_ns < aic->boost_end &&
+	       READ_ONCE(ad->new_boost_ns);
+}
+
 /* First request at or after @pos in direction @dir. */
 static struct request *as_from_pos(struct as_data *ad, enum as_dir dir,
 				   sector_t pos)
@@ -518,12 +551,16 @@ static void as_del_rq(struct as_data *ad, struct request *rq)
 	elv_rqhash_del(q, rq);
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
+	if (ad->boost_rq == rq)
+		ad->boost_rq = NULL;
 	if (flags & AS_RQ_QUEUED) {
 		struct as_io_cq *aic = rq_aic(rq);
 
 		if (aic && !WARN_ON_ONCE(!aic->nr_queued))
 			aic->nr_queued--;
-		as_rq_set_flags(rq, flags & ~AS_RQ_QUEUED);
+		if ((flags & AS_RQ_BOOST) && !WARN_ON_ONCE(!ad->nr_boost_queued))
+			ad->nr_boost_queued--;
+		as_rq_set_flags(rq, flags & ~(AS_RQ_QUEUED | AS_RQ_BOOST));
 	}
 }
 
@@ -603,6 +640,7 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 	in.exited = aic->exited;
 	in.exit_likely = !aic->st.ttime_samples &&
 			 ad->exit_prob > AS_PROB_ONE / 2;
+	in.boosted = as_boosted(ad, aic, now_ns);
 	if (ad->antic_state == AS_ANTIC_WAIT_NEXT) {
 		in.waiting_next = true;
 		/* @now_ns may be a plug's cached time stamp, a little old */
@@ -614,6 +652,7 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 		in.have_rq = true;
 		in.rq_same_process = as_rq_of(rq, aic);
 		in.rq_async = as_rq_dir(rq) == AS_ASYNC;
+		in.rq_boosted = as_boosted(ad, rq_aic(rq), now_ns);
 		in.rq_pos = blk_rq_pos(rq);
 	}
 	return as_antic_decide(&in);
@@ -774,22 +813,63 @@ static void as_hw_sample(struct as_data *ad, struct request *rq)
 /* ---- dispatch ----------------------------------------------------------- */
 
 /*
- * The next request of @dir: the oldest if it expired, else the cheapest by
- * as_seek_cost() ahead or behind (2.6's two-way elevator), else the oldest.
+ * The cheapest request of @dir by as_seek_cost() ahead or behind (2.6's
+ * two-way elevator), else the oldest.
  */
-static struct request *as_pick(struct as_data *ad, enum as_dir dir)
+static struct request *as_pick_sorted(struct as_data *ad, enum as_dir dir)
 {
 	sector_t head = ad->next_pos[dir];
 	struct request *fwd, *back;
 
-	if (as_fifo_expired(ad, dir))
-		return as_fifo_head(ad, dir);
 	fwd = as_from_pos(ad, dir, head);
 	back = as_prev_rq(ad, dir, fwd);
 	if (back && as_seek_cost(head, blk_rq_pos(back)) <
 		    (fwd ? as_seek_cost(head, blk_rq_pos(fwd)) : U64_MAX))
 		return back;
 	return fwd ?: as_fifo_head(ad, dir);
+}
+
+/*
+ * A boosted process's sync request instead of @rq, the elevator's choice,
+ * if @rq's process is not boosted: the oldest, the read a starting process
+ * is most likely blocked on (it reads its files one after another, each
+ * read waited for), and the fair choice among several starting processes.
+ * The one nearest the head would save little: a starting process has one
+ * or a few reads queued, all far from the streams.  Noted in boost_rq for
+ * as_account_dispatch().
+ */
+static struct request *as_boost_pick(struct as_data *ad, struct request *rq)
+{
+	struct request *b;
+	u64 now_ns;
+
+	if (!rq || !ad->nr_boost_queued)
+		return rq;
+	now_ns = ktime_get_ns();
+	if (as_boosted(ad, rq_aic(rq), now_ns))
+		return rq;
+	list_for_each_entry(b, &ad->fifo_list[AS_SYNC], queuelist) {
+		if (as_boosted(ad, rq_aic(b), now_ns)) {
+			ad->boost_rq = b;
+			return b;
+		}
+	}
+	return rq;
+}
+
+/*
+ * The next request of @dir: the oldest if it expired, else, for the sync
+ * class, a boosted process's, else the elevator's choice.
+ */
+static struct request *as_pick(struct as_data *ad, enum as_dir dir)
+{
+	if (dir == AS_SYNC)
+		ad->boost_rq = NULL;
+	if (as_fifo_expired(ad, dir))
+		return as_fifo_head(ad, dir);
+	if (dir == AS_SYNC)
+		return as_boost_pick(ad, as_pick_sorted(ad, dir));
+	return as_pick_sorted(ad, dir);
 }
 
 static void as_start_batch(struct as_data *ad, enum as_dir dir)
@@ -941,6 +1021,11 @@ static void as_account_dispatch(struct as_data *ad, struct request *rq)
 	if (dir == AS_SYNC && rq == as_fifo_head(ad, AS_SYNC) &&
 	    as_rq_expired(ad, AS_SYNC, rq))
 		ad->read_forced = jiffies;
+	if (rq == ad->boost_rq) {
+		ad->stat_boost_dispatches++;
+		blk_add_trace_msg(ad->q, "as boost dispatch %llu",
+				  (unsigned long long)blk_rq_pos(rq));
+	}
 	if (!RB_EMPTY_NODE(&rq->rb_node) || !list_empty(&rq->queuelist))
 		as_del_rq(ad, rq);
 	flags = as_rq_flags(rq);
@@ -1238,7 +1323,13 @@ VISIBLE_IF_KUNIT void as_insert_request(struct blk_mq_hw_ctx *hctx,
 
 	if (dir == AS_SYNC && aic) {
 		aic->nr_queued++;
-		as_rq_set_flags(rq, flags | AS_RQ_QUEUED);
+		flags |= AS_RQ_QUEUED;
+		/* as_boost_pick() looks for it only while one is queued */
+		if (as_boosted(ad, aic, ktime_get_ns())) {
+			ad->nr_boost_queued++;
+			flags |= AS_RQ_BOOST;
+		}
+		as_rq_set_flags(rq, flags);
 	}
 	if (dir == AS_SYNC)
 		ad->write_held = false;
@@ -1368,15 +1459,23 @@ static int as_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
 
 /* ---- io_cq -------------------------------------------------------------- */
 
-static void as_init_icq(struct io_cq *icq)
+/*
+ * A process's first request here is being set up: boost it for new_boost
+ * from now (as_boosted()).  A process set up while new_boost was 0 is not.
+ */
+VISIBLE_IF_KUNIT void as_init_icq(struct io_cq *icq)
 {
+	struct as_data *ad = icq->q->elevator->elevator_data;
 	struct as_io_cq *aic = icq_to_aic(icq);
+	u64 boost = READ_ONCE(ad->new_boost_ns);
 
 	memset(&aic->st, 0, sizeof(aic->st));
 	aic->nr_queued = 0;
 	aic->nr_inflight = 0;
+	aic->boost_end = boost ? ktime_get_ns() + boost : 0;
 	aic->exited = false;
 }
+EXPORT_SYMBOL_IF_KUNIT(as_init_icq);
 
 /* The process of @aic exited.  Returns whether the queue must be run. */
 VISIBLE_IF_KUNIT bool as_aic_exit(struct as_data *ad, struct as_io_cq *aic)
@@ -1429,6 +1528,7 @@ VISIBLE_IF_KUNIT void as_init_data(struct as_data *ad, struct request_queue *q)
 	ad->batch_expire_ms[AS_SYNC] = AS_READ_BATCH_EXPIRE_MS;
 	ad->batch_expire_ms[AS_ASYNC] = AS_WRITE_BATCH_EXPIRE_MS;
 	ad->antic_expire_ns = AS_ANTIC_EXPIRE_MS * NSEC_PER_MSEC;
+	ad->new_boost_ns = (u64)AS_NEW_BOOST_MS * NSEC_PER_MSEC;
 	ad->deep_queue_depth = AS_DEEP_QUEUE_DEPTH;
 	ad->front_merges = 1;
 	ad->write_batch_count = AS_WRITE_BATCH_DEFAULT;
@@ -1508,6 +1608,7 @@ SHOW_FUNCTION(write_expire, ad->fifo_expire_ms[AS_ASYNC], AS_AS_IS);
 SHOW_FUNCTION(read_batch_expire, ad->batch_expire_ms[AS_SYNC], AS_AS_IS);
 SHOW_FUNCTION(write_batch_expire, ad->batch_expire_ms[AS_ASYNC], AS_AS_IS);
 SHOW_FUNCTION(antic_expire, ad->antic_expire_ns, AS_NS_TO_MS);
+SHOW_FUNCTION(new_boost, ad->new_boost_ns, AS_NS_TO_MS);
 SHOW_FUNCTION(deep_queue_depth, ad->deep_queue_depth, AS_AS_IS);
 SHOW_FUNCTION(front_merges, ad->front_merges, AS_AS_IS);
 #undef SHOW_FUNCTION
@@ -1536,6 +1637,7 @@ STORE_FUNCTION(write_batch_expire, ad->batch_expire_ms[AS_ASYNC], 1,
 	       AS_MAX_EXPIRE_MS, AS_AS_IS);
 STORE_FUNCTION(antic_expire, ad->antic_expire_ns, 0, AS_MAX_ANTIC_EXPIRE_MS,
 	       AS_MS_TO_NS);
+STORE_FUNCTION(new_boost, ad->new_boost_ns, 0, AS_MAX_EXPIRE_MS, AS_MS_TO_NS);
 STORE_FUNCTION(front_merges, ad->front_merges, 0, 1, AS_AS_IS);
 #undef STORE_FUNCTION
 
@@ -1566,6 +1668,7 @@ static struct elv_fs_entry as_attrs[] = {
 	AS_RW_ATTR(read_batch_expire),
 	AS_RW_ATTR(write_batch_expire),
 	AS_RW_ATTR(antic_expire),
+	AS_RW_ATTR(new_boost),
 	AS_RW_ATTR(deep_queue_depth),
 	AS_RW_ATTR(front_merges),
 	__ATTR_NULL
@@ -1668,6 +1771,7 @@ static int as_stats_show(void *data, struct seq_file *m)
 	for (v = AS_STOP_TIMEOUT + 1; v < AS_NR_VERDICTS; v++)
 		seq_printf(m, "antic_break_%s %lu\n", as_verdict_name[v],
 			   ad->stat_stop[v]);
+	seq_printf(m, "boost_dispatches %lu\n", ad->stat_boost_dispatches);
 	spin_unlock_irq(&ad->lock);
 	return 0;
 }

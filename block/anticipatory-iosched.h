@@ -65,6 +65,7 @@ enum as_verdict {
 	AS_STOP_REQUEUED,	/* awaited read was requeued */
 	AS_STOP_EXIT_PROB,	/* new process; new processes tend to exit */
 	AS_STOP_ASYNC,		/* awaited process issued an async request */
+	AS_STOP_BOOST,		/* a boosted process's request is queued */
 	AS_NR_VERDICTS,
 };
 
@@ -91,12 +92,14 @@ struct as_antic_input {
 	bool	batch_expired;
 	bool	exited;
 	bool	exit_likely;		/* new process; new ones tend to exit */
+	bool	boosted;		/* the awaited process is boosted */
 	const struct as_proc_stats *st;	/* of the awaited process */
 	sector_t last_pos;		/* end of its last read */
 	/* candidate request (a read), if any */
 	bool	have_rq;
 	bool	rq_same_process;
 	bool	rq_async;
+	bool	rq_boosted;		/* its process is boosted */
 	sector_t rq_pos;
 };
 
@@ -127,6 +130,7 @@ enum as_antic_state {
 #define AS_RQ_AIC_INFLIGHT BIT(3)	/* counted in aic->nr_inflight */
 #define AS_RQ_SYNC	BIT(4)	/* in the sync class (from the first insert) */
 #define AS_RQ_FLUSH	BIT(5)	/* set up with REQ_FUA or REQ_PREFLUSH */
+#define AS_RQ_BOOST	BIT(6)	/* counted in as_data->nr_boost_queued */
 
 struct as_io_cq {
 	struct io_cq		icq;	/* must be first */
@@ -134,6 +138,7 @@ struct as_io_cq {
 	struct as_proc_stats	st;
 	unsigned int		nr_queued;	/* reads queued in the scheduler */
 	unsigned int		nr_inflight;	/* reads dispatched, not completed */
+	u64			boost_end;	/* ns: boosted until (as_init_icq()) */
 	bool			exited;
 };
 
@@ -172,6 +177,10 @@ struct as_data {
 	struct as_proc_stats	new_proc_st;	/* first samples of new processes */
 	u64			exit_prob;	/* a new process exits, not reads */
 
+	/* new processes */
+	unsigned int		nr_boost_queued; /* sync, queued while boosted */
+	struct request		*boost_rq;	/* as_pick() took it for a boost */
+
 	/* hardware awareness */
 	unsigned int		nr_inflight_dir[AS_DIR_COUNT];	/* at the device */
 	unsigned long		hw_seq;		/* dispatches so far */
@@ -183,11 +192,13 @@ struct as_data {
 	unsigned long		stat_starts;
 	unsigned long		stat_declined;
 	unsigned long		stat_stop[AS_NR_VERDICTS];
+	unsigned long		stat_boost_dispatches;
 
 	/* tunables */
 	unsigned int		fifo_expire_ms[AS_DIR_COUNT];
 	unsigned int		batch_expire_ms[AS_DIR_COUNT];
 	u64			antic_expire_ns;
+	u64			new_boost_ns;
 	unsigned int		deep_queue_depth;
 	unsigned int		front_merges;
 	unsigned int		async_depth;
@@ -220,6 +231,7 @@ bool as_complete(struct as_data *ad, struct request *rq, u64 now);
 bool as_requeue(struct as_data *ad, struct request *rq);
 bool as_antic_timeout(struct as_data *ad, u64 now_ns);
 bool as_aic_exit(struct as_data *ad, struct as_io_cq *aic);
+void as_init_icq(struct io_cq *icq);
 void as_requests_merged(struct request_queue *q, struct request *req,
 			struct request *next);
 #endif

@@ -16,7 +16,8 @@ BAD_VALUES = ('bogus', '12abc', '1.5', '-')
 RANGES = {'anticipatory': {
     'read_expire': (1, 60000), 'write_expire': (1, 60000),
     'read_batch_expire': (1, 60000), 'write_batch_expire': (1, 60000),
-    'antic_expire': (0, 1000), 'deep_queue_depth': (0, 4096),
+    'antic_expire': (0, 1000), 'new_boost': (0, 60000),
+    'deep_queue_depth': (0, 4096),
     'front_merges': (0, 1)}}
 
 
