@@ -1168,6 +1168,28 @@ static void as_sm_boost_off(struct kunit *test)
 }
 
 /*
+ * A boosted process that has moved AS_BOOST_MAX_SECTORS streams: its boost
+ * ends at the dispatch that passes the bound.
+ */
+static void as_sm_boost_capped(struct kunit *test)
+{
+	struct as_fix *f = as_fix_new(test);
+	struct request *r;
+
+	as_fix_boost(f, 2);
+	f->aic[2].boost_sectors = AS_BOOST_MAX_SECTORS - 8;
+	r = as_fix_add(f, 2, false, FAR);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), r);
+	KUNIT_EXPECT_EQ(test, f->ad->stat_boost_capped, 0UL);
+	as_fix_done(f, r);
+	r = as_fix_add(f, 2, false, FAR + 8);
+	KUNIT_EXPECT_PTR_EQ(test, as_dispatch_request(f->hctx), r);
+	KUNIT_EXPECT_EQ(test, f->ad->stat_boost_capped, 1UL);
+	KUNIT_EXPECT_EQ(test, f->aic[2].boost_end, 0ULL);
+	as_fix_done(f, r);
+}
+
+/*
  * A boosted read goes before a streamer's nearer one, but not before one
  * whose FIFO deadline expired.
  */
@@ -1281,6 +1303,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_sm_boost_over),
 	KUNIT_CASE(as_sm_boost_off),
 	KUNIT_CASE(as_sm_boost_fifo),
+	KUNIT_CASE(as_sm_boost_capped),
 	KUNIT_CASE(as_sm_merge_fifo),
 	{}
 };

@@ -39,7 +39,8 @@
  *   processes that stream, each of those reads would wait for their
  *   anticipation and, in sector order, for its FIFO to expire.  So, as
  *   bfq raises the weight of a new queue, a process is boosted for
- *   new_boost after its first request (as_init_icq()): its sync request
+ *   new_boost after its first request (as_init_icq()), or until it has
+ *   moved as much as a stream would (as_boost_charge()): its sync request
  *   ends a wait for a process that is not boosted (AS_STOP_BOOST), and
  *   goes next instead of the elevator's choice (as_boost_pick()).  FIFO
  *   expiry still goes first, and batches keep their limits.  Waiting for
@@ -77,7 +78,7 @@
 #define AS_READ_BATCH_EXPIRE_MS		500
 #define AS_WRITE_BATCH_EXPIRE_MS	125
 #define AS_ANTIC_EXPIRE_MS		6
-#define AS_NEW_BOOST_MS			3000
+#define AS_NEW_BOOST_MS			10000
 /* Upper bounds accepted by the sysfs attributes. */
 #define AS_MAX_EXPIRE_MS		60000
 #define AS_MAX_ANTIC_EXPIRE_MS		1000
@@ -836,7 +837,9 @@ static struct request *as_pick_sorted(struct as_data *ad, enum as_dir dir)
  * read waited for), and the fair choice among several starting processes.
  * The one nearest the head would save little: a starting process has one
  * or a few reads queued, all far from the streams.  Noted in boost_rq for
- * as_account_dispatch().
+ * as_account_dispatch().  Only requests queued while their process was
+ * boosted (AS_RQ_BOOST) are looked at; those whose boost has ended since
+ * lose the flag, so that the walk stops once none is left.
  */
 static struct request *as_boost_pick(struct as_data *ad, struct request *rq)
 {
@@ -849,10 +852,18 @@ static struct request *as_boost_pick(struct as_data *ad, struct request *rq)
 	if (as_boosted(ad, rq_aic(rq), now_ns))
 		return rq;
 	list_for_each_entry(b, &ad->fifo_list[AS_SYNC], queuelist) {
+		unsigned long flags = as_rq_flags(b);
+
+		if (!(flags & AS_RQ_BOOST))
+			continue;
 		if (as_boosted(ad, rq_aic(b), now_ns)) {
 			ad->boost_rq = b;
 			return b;
 		}
+		/* Its process's boost is over: never looked at again. */
+		as_rq_set_flags(b, flags & ~AS_RQ_BOOST);
+		if (!--ad->nr_boost_queued)
+			break;
 	}
 	return rq;
 }
@@ -1013,6 +1024,25 @@ static struct request *__as_dispatch(struct as_data *ad)
 	return as_pick(ad, AS_SYNC);
 }
 
+/*
+ * @rq of @aic's process goes to the device.  A process that has moved
+ * more than AS_BOOST_MAX_SECTORS while boosted streams: it is not an
+ * application starting, and its boost ends.
+ */
+static void as_boost_charge(struct as_data *ad, struct as_io_cq *aic,
+			    struct request *rq)
+{
+	if (!as_boosted(ad, aic, ktime_get_ns()))
+		return;
+	aic->boost_sectors += blk_rq_sectors(rq);
+	if (aic->boost_sectors <= AS_BOOST_MAX_SECTORS)
+		return;
+	aic->boost_end = 0;
+	ad->stat_boost_capped++;
+	blk_add_trace_msg(ad->q, "as boost ends after %u sectors",
+			  aic->boost_sectors);
+}
+
 static void as_account_dispatch(struct as_data *ad, struct request *rq)
 {
 	unsigned long flags = as_rq_flags(rq);
@@ -1040,6 +1070,7 @@ static void as_account_dispatch(struct as_data *ad, struct request *rq)
 			aic->nr_inflight++;
 			flags |= AS_RQ_AIC_INFLIGHT;
 			ad->last_aic = aic;
+			as_boost_charge(ad, aic, rq);
 		} else {
 			ad->last_aic = NULL;
 		}
@@ -1473,6 +1504,7 @@ VISIBLE_IF_KUNIT void as_init_icq(struct io_cq *icq)
 	aic->nr_queued = 0;
 	aic->nr_inflight = 0;
 	aic->boost_end = boost ? ktime_get_ns() + boost : 0;
+	aic->boost_sectors = 0;
 	aic->exited = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(as_init_icq);
@@ -1582,6 +1614,7 @@ static void as_exit_sched(struct elevator_queue *e)
 	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_SYNC]));
 	WARN_ON_ONCE(!list_empty(&ad->fifo_list[AS_ASYNC]));
 	WARN_ON_ONCE(as_nr_inflight(ad));
+	WARN_ON_ONCE(ad->nr_boost_queued);
 
 	/* Give the queue back its default writeback throttling. */
 	clear_bit(ELEVATOR_FLAG_DISABLE_WBT, &e->flags);
@@ -1771,7 +1804,8 @@ static int as_stats_show(void *data, struct seq_file *m)
 	for (v = AS_STOP_TIMEOUT + 1; v < AS_NR_VERDICTS; v++)
 		seq_printf(m, "antic_break_%s %lu\n", as_verdict_name[v],
 			   ad->stat_stop[v]);
-	seq_printf(m, "boost_dispatches %lu\n", ad->stat_boost_dispatches);
+	seq_printf(m, "boost_dispatches %lu\nboost_capped %lu\n",
+		   ad->stat_boost_dispatches, ad->stat_boost_capped);
 	spin_unlock_irq(&ad->lock);
 	return 0;
 }

@@ -35,6 +35,11 @@
  */
 #define AS_MAXBACK		(1024ULL * 1024)
 #define AS_BACK_PENALTY		2
+/*
+ * A boost ends once the process has moved 110K sectors (about 55 MB),
+ * bfq's max_service_from_wr, as cfq's does.
+ */
+#define AS_BOOST_MAX_SECTORS	(110 * 1024)
 /* A process whose mean seek exceeds this (16 MiB) is seeky. */
 #define AS_SEEKY		32768ULL
 
@@ -139,6 +144,7 @@ struct as_io_cq {
 	unsigned int		nr_queued;	/* reads queued in the scheduler */
 	unsigned int		nr_inflight;	/* reads dispatched, not completed */
 	u64			boost_end;	/* ns: boosted until (as_init_icq()) */
+	unsigned int		boost_sectors;	/* moved while boosted */
 	bool			exited;
 };
 
@@ -193,6 +199,7 @@ struct as_data {
 	unsigned long		stat_declined;
 	unsigned long		stat_stop[AS_NR_VERDICTS];
 	unsigned long		stat_boost_dispatches;
+	unsigned long		stat_boost_capped;	/* boosts ended by service */
 
 	/* tunables */
 	unsigned int		fifo_expire_ms[AS_DIR_COUNT];

@@ -2412,24 +2412,30 @@ static void cfq_sm_coop_same_tree(struct kunit *test)
 enum cfq_boost_case {
 	CFQ_BOOST_ON,		/* process 1 boosted, process 0 not */
 	CFQ_BOOST_BOTH,		/* both boosted */
-	CFQ_BOOST_NO_LOW_LAT,	/* low_latency 0 */
+	CFQ_BOOST_NO_LOW_LAT,	/* low_latency 0 since process 1 started */
 	CFQ_BOOST_OVER,		/* process 1's boost has ended */
+	CFQ_BOOST_LOWER,	/* process 1 boosted, at a lower level */
+	CFQ_BOOST_BURST,	/* process 1 starts late in a burst */
 };
 
 /*
  * Process 0 streams, started before any boost; process 1 starts (a
  * boosted queue) with a read far away.  Its read takes the disk at once,
- * unless both are boosted, low_latency is 0, or its boost has ended.
+ * unless both are boosted, low_latency is 0, its boost has ended, its
+ * level is lower, or it started in a burst of processes.
  */
 static void cfq_sm_boost_case(struct kunit *test, enum cfq_boost_case c)
 {
 	struct cfq_fix *f = cfq_fix_new(test);
 	struct cfq_data *cfqd = f->cfqd;
 	bool preempt = c == CFQ_BOOST_ON;
+	bool boosted = c == CFQ_BOOST_ON || c == CFQ_BOOST_BOTH ||
+		       c == CFQ_BOOST_LOWER;
+	unsigned short prio = 0;
 	struct request *a1, *a2, *b, *r;
 
-	if (c == CFQ_BOOST_OVER) {
-		/* process 1's first read, long ago: its boost is over */
+	if (c == CFQ_BOOST_OVER || c == CFQ_BOOST_NO_LOW_LAT) {
+		/* process 1's first read, before process 0 streams */
 		cfqd->new_boost = MS(100000);
 		b = cfq_fix_add(f, 1, FAR);
 		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
@@ -2437,21 +2443,38 @@ static void cfq_sm_boost_case(struct kunit *test, enum cfq_boost_case c)
 		/* it idles for process 1's next read: none comes */
 		cfq_fix_fire(f);
 		KUNIT_ASSERT_NULL(test, cfqd->active_queue);
-		cfq_fix_sync_queue(f, 1)->boost_end = ktime_get_ns();
+		KUNIT_ASSERT_TRUE(test, cfqq_boosted(cfqd,
+						     cfq_fix_sync_queue(f, 1),
+						     ktime_get_ns()));
+		if (c == CFQ_BOOST_OVER)
+			cfq_fix_sync_queue(f, 1)->boost_end = ktime_get_ns();
 		cfqd->new_boost = 0;
 	}
 	if (c == CFQ_BOOST_BOTH)
 		cfqd->new_boost = MS(100000);
 	a1 = cfq_fix_add(f, 0, 1000);
 	a2 = cfq_fix_add(f, 0, 1008);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a1);
+	/* after process 1's read far away, either may be nearer the head */
+	r = cfq_dispatch_request(f->hctx);
+	KUNIT_ASSERT_TRUE(test, r == a1 || r == a2);
+	if (r == a2)
+		swap(a1, a2);
 	cfqd->new_boost = MS(100000);
 	if (c == CFQ_BOOST_NO_LOW_LAT)
 		cfqd->low_latency = 0;
-	b = cfq_fix_add(f, 1, FAR + 1000);
+	if (c == CFQ_BOOST_LOWER)
+		prio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 7);
+	if (c == CFQ_BOOST_BURST) {
+		/* eight processes started just now */
+		cfqd->burst_last = ktime_get_ns();
+		cfqd->burst_size = 8;
+	}
+	b = cfq_fix_rq(f, 1, FAR + 1000, prio);
+	cfq_fix_insert(f, b, 0);
 	KUNIT_EXPECT_EQ(test, cfqq_boosted(cfqd, cfq_fix_sync_queue(f, 1),
-					   ktime_get_ns()),
-			c == CFQ_BOOST_ON || c == CFQ_BOOST_BOTH);
+					   ktime_get_ns()), boosted);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_burst_unboosted,
+			(unsigned long)(c == CFQ_BOOST_BURST));
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_PREEMPTED),
 			(unsigned long)preempt);
 	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_preempts, (unsigned long)preempt);
@@ -2481,6 +2504,70 @@ static void cfq_sm_boost_no_low_latency(struct kunit *test)
 static void cfq_sm_boost_over(struct kunit *test)
 {
 	cfq_sm_boost_case(test, CFQ_BOOST_OVER);
+}
+
+static void cfq_sm_boost_lower(struct kunit *test)
+{
+	cfq_sm_boost_case(test, CFQ_BOOST_LOWER);
+}
+
+static void cfq_sm_boost_burst(struct kunit *test)
+{
+	cfq_sm_boost_case(test, CFQ_BOOST_BURST);
+}
+
+/*
+ * A boosted queue takes the disk from the async queue in the middle of
+ * its slice, where an unboosted sync queue waits for the slice's end.
+ */
+static void cfq_sm_boost_async(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct request *w1, *w2, *b, *r;
+
+	w1 = cfq_fix_rq(f, 0, 1000, 0);
+	w1->cmd_flags = REQ_OP_WRITE | REQ_NOMERGE;
+	w2 = cfq_fix_rq(f, 0, 1008, 0);
+	w2->cmd_flags = REQ_OP_WRITE | REQ_NOMERGE;
+	cfq_fix_insert(f, w1, 0);
+	cfq_fix_insert(f, w2, 0);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), w1);
+	f->cfqd->new_boost = MS(100000);
+	b = cfq_fix_add(f, 1, FAR);
+	KUNIT_EXPECT_EQ(test, f->cfqd->stat_boost_preempts, 1UL);
+	r = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_PTR_EQ(test, r, b);
+	cfq_fix_done(f, w1);
+	if (r)
+		cfq_fix_done(f, r);
+	cfq_fix_drain(f);
+}
+
+/*
+ * A boosted process that has moved CFQ_BOOST_MAX_SECTORS streams: its boost
+ * ends at the dispatch that passes the bound.
+ */
+static void cfq_sm_boost_capped(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_queue *cfqq;
+	struct request *r;
+
+	f->cfqd->new_boost = MS(100000);
+	r = cfq_fix_add(f, 1, FAR);
+	cfqq = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_TRUE(test, cfqq_boosted(f->cfqd, cfqq, ktime_get_ns()));
+	f->cic[1].boost_sectors = CFQ_BOOST_MAX_SECTORS - 8;
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), r);
+	cfq_fix_done(f, r);
+	KUNIT_EXPECT_EQ(test, f->cfqd->stat_boost_capped, 0UL);
+	r = cfq_fix_add(f, 1, FAR + 8);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), r);
+	KUNIT_EXPECT_EQ(test, f->cfqd->stat_boost_capped, 1UL);
+	KUNIT_EXPECT_FALSE(test, cfqq_boosted(f->cfqd, cfqq, ktime_get_ns()));
+	KUNIT_EXPECT_EQ(test, f->cic[1].boost_end, 0ULL);
+	cfq_fix_done(f, r);
+	cfq_fix_drain(f);
 }
 
 /* @n reads of @proc, every other one far away, each served in turn. */
@@ -2588,6 +2675,10 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_boost_both),
 	KUNIT_CASE(cfq_sm_boost_no_low_latency),
 	KUNIT_CASE(cfq_sm_boost_over),
+	KUNIT_CASE(cfq_sm_boost_lower),
+	KUNIT_CASE(cfq_sm_boost_burst),
+	KUNIT_CASE(cfq_sm_boost_async),
+	KUNIT_CASE(cfq_sm_boost_capped),
 	KUNIT_CASE(cfq_sm_boost_seeky_idles),
 	{}
 };

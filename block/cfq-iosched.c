@@ -88,7 +88,7 @@
 #define CFQ_SLICE_IDLE_MS		8
 #define CFQ_GROUP_IDLE_MS		8
 #define CFQ_TARGET_LATENCY_MS		300
-#define CFQ_NEW_BOOST_MS		3000
+#define CFQ_NEW_BOOST_MS		10000
 #define CFQ_BACK_SEEK_MAX_KB		(16 * 1024)
 #define CFQ_BACK_SEEK_PENALTY		2
 #define CFQ_SLICE_ASYNC_RQ		2
@@ -121,6 +121,13 @@
 /* hw_tag: a device holding this many requests has a deep queue. */
 #define CFQ_HW_QUEUE_MIN		5
 #define CFQ_HW_TAG_SAMPLES		50
+/*
+ * Processes that start within 180 ms of one another are a burst; from
+ * the ninth on they are not boosted (bfq's burst_interval and
+ * large_burst_thresh).
+ */
+#define CFQ_BURST_NS			(180 * NSEC_PER_MSEC)
+#define CFQ_BURST_MAX			8
 
 static const char *const cfq_expire_name[CFQ_NR_EXPIRE] = {
 	[CFQ_EXP_SLICE]		= "slice",
@@ -340,15 +347,15 @@ static inline bool cfqq_class_rt(const struct cfq_queue *cfqq)
 }
 
 /*
- * Is @cfqq boosted at @now: the sync queue of a process whose first
- * request came less than new_boost ago (cfq_get_queue()), with
- * low_latency on?  Never the idle class.
+ * Is @cfqq boosted at @now: the sync queue of a process whose first sync
+ * request came less than new_boost ago (cfq_boost_new()), with
+ * low_latency on and new_boost not 0 now?  Never the idle class.
  */
 VISIBLE_IF_KUNIT bool cfqq_boosted(const struct cfq_data *cfqd,
 				   const struct cfq_queue *cfqq, u64 now)
 {
 	return now < cfqq->boost_end && !cfqq_class_idle(cfqq) &&
-	       READ_ONCE(cfqd->low_latency);
+	       READ_ONCE(cfqd->low_latency) && READ_ONCE(cfqd->new_boost);
 }
 EXPORT_SYMBOL_IF_KUNIT(cfqq_boosted);
 
@@ -1105,26 +1112,40 @@ static struct cfq_group *cfq_bio_group(struct cfq_data *cfqd, struct bio *bio)
 }
 
 /*
- * The queue @rq goes to, with a reference for the request.  Sync queues
- * belong to the io_cq; async ones are shared per group, class and level.
+ * The first sync request of the process of @cic: boost it for new_boost
+ * from now (cfqq_boosted()), unless it is the ninth or later of processes
+ * that started within CFQ_BURST_NS of one another.  Such a burst (make -j,
+ * a service manager starting units) is not one application starting, and
+ * boosting each of its processes in turn would take the disk from the
+ * streams for as long as the burst goes on (bfq's large bursts).
  */
-/*
- * @cfqq is the new sync queue of a process (or of a process that moved to
- * another group): boost it for new_boost from now (cfqq_boosted()).
- */
-static void cfq_boost_new(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+static void cfq_boost_new(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 {
 	u64 boost = READ_ONCE(cfqd->new_boost);
+	u64 now = ktime_get_ns();
 
-	if (!boost || cfqq == &cfqd->oom_cfqq || cfqq_class_idle(cfqq) ||
-	    !READ_ONCE(cfqd->low_latency))
+	cic->boost_set = true;
+	if (now - cfqd->burst_last > CFQ_BURST_NS)
+		cfqd->burst_size = 0;
+	cfqd->burst_last = now;
+	if (++cfqd->burst_size > CFQ_BURST_MAX) {
+		cfqd->stat_burst_unboosted++;
+		blk_add_trace_msg(cfqd->q, "cfq%d burst %u: no boost",
+				  current->pid, cfqd->burst_size);
 		return;
-	cfqq->boost_end = ktime_get_ns() + boost;
+	}
+	if (!boost || !READ_ONCE(cfqd->low_latency))
+		return;
+	cic->boost_end = now + boost;
 	cfqd->stat_boosts++;
-	blk_add_trace_msg(cfqd->q, "cfq%d boost %llu ms", cfqq->pid,
+	blk_add_trace_msg(cfqd->q, "cfq%d boost %llu ms", current->pid,
 			  CFQ_NS_TO_MS(boost));
 }
 
+/*
+ * The queue @rq goes to, with a reference for the request.  Sync queues
+ * belong to the io_cq; async ones are shared per group, class and level.
+ */
 static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 				       struct cfq_io_cq *cic, struct request *rq)
 {
@@ -1165,7 +1186,15 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 	if (!cfqq) {
 		if (sync) {
 			cfqq = cfq_alloc_queue(cfqd, cfqg, true, class, level);
-			cfq_boost_new(cfqd, cfqq);
+			/*
+			 * A boost runs from the process's first sync request,
+			 * whatever queue it has since (another group, one of
+			 * its own after a cooperators' split).
+			 */
+			if (!cic->boost_set)
+				cfq_boost_new(cfqd, cic);
+			if (cfqq != &cfqd->oom_cfqq)
+				cfqq->boost_end = cic->boost_end;
 		} else {
 			slot = cfq_async_slot(cfqg, class, level);
 			cfqq = *slot;
@@ -2005,6 +2034,29 @@ static void cfq_rq_to_driver(struct cfq_data *cfqd, struct request *rq)
 	cfqd->rq_in_flight[rq_is_sync(rq)]++;
 }
 
+/*
+ * @rq of @cfqq goes to the device.  A process that has moved more than
+ * CFQ_BOOST_MAX_SECTORS while boosted streams: it is not an application
+ * starting, and its boost ends.
+ */
+static void cfq_boost_charge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			     struct request *rq, u64 now)
+{
+	struct cfq_io_cq *cic;
+
+	if (!rq->elv.icq || !cfqq_boosted(cfqd, cfqq, now))
+		return;
+	cic = icq_to_cic(rq->elv.icq);
+	cic->boost_sectors += blk_rq_sectors(rq);
+	if (cic->boost_sectors <= CFQ_BOOST_MAX_SECTORS)
+		return;
+	cic->boost_end = 0;
+	cfqq->boost_end = 0;
+	cfqd->stat_boost_capped++;
+	blk_add_trace_msg(cfqd->q, "cfq%d boost ends after %u sectors",
+			  cfqq->pid, cic->boost_sectors);
+}
+
 static void cfq_account_dispatch(struct cfq_data *cfqd, struct request *rq,
 				 u64 now)
 {
@@ -2020,6 +2072,7 @@ static void cfq_account_dispatch(struct cfq_data *cfqd, struct request *rq,
 	cfqq->cfqg->served_sectors += blk_rq_sectors(rq);
 	if (!cfqq_class_idle(cfqq))
 		cfqd->last_busy_ns = now;
+	cfq_boost_charge(cfqd, cfqq, rq, now);
 }
 
 static struct request *__cfq_dispatch(struct cfq_data *cfqd, u64 now)
@@ -2422,11 +2475,12 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 		return false;
 	/*
 	 * A boosted queue (a process that has just started) takes the disk
-	 * from any queue that is not, sync or async: each of its reads is
-	 * served as it comes, not after the streams' slices.  Boosted
-	 * queues do not preempt one another.
+	 * from any queue of its level or a lower one that is not boosted,
+	 * sync or async: each of its reads is served as it comes, not after
+	 * the streams' slices.  Boosted queues do not preempt one another.
 	 */
-	if (cfqq_boosted(cfqd, new, now) && !cfqq_boosted(cfqd, cfqq, now)) {
+	if (cfqq_boosted(cfqd, new, now) && !cfqq_boosted(cfqd, cfqq, now) &&
+	    new->ioprio <= cfqq->ioprio) {
 		cfqd->stat_boost_preempts++;
 		return true;
 	}
@@ -2731,6 +2785,9 @@ static void cfq_init_icq(struct io_cq *icq)
 
 	cic->cfqq[0] = NULL;
 	cic->cfqq[1] = NULL;
+	cic->boost_end = 0;
+	cic->boost_sectors = 0;
+	cic->boost_set = false;
 }
 
 /* Called under the queue lock; the io_cq's queue references go. */
@@ -3071,8 +3128,9 @@ static int cfq_stats_show(void *data, struct seq_file *m)
 		   cfqd->stat_no_icq, cfqd->stat_requeues, cfqd->stat_wait_busy);
 	seq_printf(m, "coop_merges %lu\ncoop_splits %lu\n",
 		   cfqd->stat_coop_merges, cfqd->stat_coop_splits);
-	seq_printf(m, "boosts %lu\nboost_preempts %lu\n",
-		   cfqd->stat_boosts, cfqd->stat_boost_preempts);
+	seq_printf(m, "boosts %lu\nboost_preempts %lu\nboost_capped %lu\nburst_unboosted %lu\n",
+		   cfqd->stat_boosts, cfqd->stat_boost_preempts,
+		   cfqd->stat_boost_capped, cfqd->stat_burst_unboosted);
 	spin_unlock_irq(&cfqd->lock);
 	return 0;
 }

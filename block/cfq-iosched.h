@@ -39,6 +39,12 @@ enum cfq_wl_type {
 #define CFQ_WEIGHT_MIN		1
 #define CFQ_WEIGHT_MAX		1000
 #define CFQ_WEIGHT_DEFAULT	100
+/*
+ * A boost ends once the process has moved 110K sectors (about 55 MB),
+ * bfq's max_service_from_wr: more than the largest application start bfq's
+ * authors measured, less than a stream moves in a few seconds.
+ */
+#define CFQ_BOOST_MAX_SECTORS	(110 * 1024)
 /* Fraction bits of a hierarchical weight (cfq_group_hweight()). */
 #define CFQ_HW_SHIFT		10
 
@@ -151,6 +157,9 @@ struct cfq_group {
 struct cfq_io_cq {
 	struct io_cq		icq;		/* must be first */
 	struct cfq_queue	*cfqq[2];	/* [0] async, [1] sync */
+	u64			boost_end;	/* ns: the process's boost ends */
+	unsigned int		boost_sectors;	/* moved while boosted */
+	bool			boost_set;	/* its first sync request came */
 };
 
 /* cfq_queue->flags */
@@ -272,6 +281,8 @@ struct cfq_data {
 	unsigned int		async_depth;	/* scheduler tags async may use */
 	unsigned int		cooperators;	/* serve and merge close queues */
 	u64			new_boost;	/* ns, a new process's boost */
+	u64			burst_last;	/* ns: last process started */
+	unsigned int		burst_size;	/* processes started in a burst */
 
 	/* statistics (debugfs) */
 	unsigned long		stat_slices;
@@ -291,6 +302,8 @@ struct cfq_data {
 	unsigned long		stat_coop_splits;	/* processes split off */
 	unsigned long		stat_boosts;		/* new queues boosted */
 	unsigned long		stat_boost_preempts;	/* preemptions by them */
+	unsigned long		stat_burst_unboosted;	/* new, in a burst */
+	unsigned long		stat_boost_capped;	/* boosts ended by service */
 };
 
 struct request;
