@@ -397,6 +397,36 @@ static void as_test_break_boost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_HIT);
 }
 
+/*
+ * A boosted process is waited for whatever its think time, and though
+ * new processes tend to exit; its window (as_antic_window()) still ends.
+ */
+static void as_test_boost_thinker(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+	struct as_proc_stats slow = good_st;
+
+	slow.ttime_mean = MS(15);
+	in.st = &slow;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_THINKTIME);
+	in.boosted = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	in.exit_likely = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	in.boosted = false;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_THINKTIME);
+	slow.ttime_mean = MS(1);
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_EXIT_PROB);
+	/* the boosted window, AS_BOOST_ANTIC_NS, ends the wait */
+	in.boosted = true;
+	in.waiting_next = true;
+	in.antic_expire_ns = AS_BOOST_ANTIC_NS;
+	in.elapsed_ns = MS(19);
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	in.elapsed_ns = AS_BOOST_ANTIC_NS;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_TIMEOUT);
+}
+
 static void as_test_break_batch_disabled(struct kunit *test)
 {
 	struct as_antic_input in = base_input();
@@ -1273,6 +1303,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_break_seeky),
 	KUNIT_CASE(as_test_break_fifo),
 	KUNIT_CASE(as_test_break_boost),
+	KUNIT_CASE(as_test_boost_thinker),
 	KUNIT_CASE(as_test_break_batch_disabled),
 	KUNIT_CASE(as_test_write_batch),
 	KUNIT_CASE(as_test_opf_class),

@@ -260,10 +260,15 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 	 */
 	if (c->have_rq && c->rq_boosted && !c->boosted)
 		return AS_STOP_BOOST;
-	if (st->ttime_samples >= AS_MIN_SAMPLES &&
+	/*
+	 * A boosted process is waited for (as_antic_window()) whatever its
+	 * think time: a starting program computes between its reads, and
+	 * each read it finds behind a stream's costs more than the wait.
+	 */
+	if (!c->boosted && st->ttime_samples >= AS_MIN_SAMPLES &&
 	    st->ttime_mean > c->antic_expire_ns)
 		return AS_STOP_THINKTIME;
-	if (c->exit_likely)
+	if (!c->boosted && c->exit_likely)
 		return AS_STOP_EXIT_PROB;
 	if (c->have_rq) {
 		/* Close in absolute terms, or better than what it would give. */
@@ -600,12 +605,28 @@ static u64 as_wait_deadline_ns(struct as_data *ad, u64 now_ns)
 	return best;
 }
 
+/*
+ * How long to wait for @aic's next read: antic_expire, or for a boosted
+ * process at least AS_BOOST_ANTIC_NS (bfq idles as long for a queue whose
+ * weight it raised).  0 (antic_expire 0) still means no waiting.
+ */
+static u64 as_antic_window(struct as_data *ad, struct as_io_cq *aic,
+			   u64 now_ns)
+{
+	u64 antic = READ_ONCE(ad->antic_expire_ns);
+
+	if (antic && as_boosted(ad, aic, now_ns))
+		return max_t(u64, antic, AS_BOOST_ANTIC_NS);
+	return antic;
+}
+
 static void as_arm_timer(struct as_data *ad, u64 now_ns)
 {
 	u64 deadline = as_wait_deadline_ns(ad, now_ns);
 
 	if (ad->antic_state == AS_ANTIC_WAIT_NEXT)
-		deadline = min(deadline, ad->antic_start_ns + READ_ONCE(ad->antic_expire_ns));
+		deadline = min(deadline, ad->antic_start_ns +
+			       as_antic_window(ad, ad->antic_aic, now_ns));
 	/* Bound the wait even with empty FIFOs (safety net). */
 	deadline = min(deadline, now_ns +
 		       jiffies_to_nsecs(as_fifo_expire(ad, AS_SYNC) + 1));
@@ -627,7 +648,7 @@ static enum as_verdict as_check(struct as_data *ad, struct request *rq,
 	struct as_io_cq *aic = ad->antic_aic;
 	struct as_proc_stats st;
 	struct as_antic_input in = {
-		.antic_expire_ns = READ_ONCE(ad->antic_expire_ns),
+		.antic_expire_ns = as_antic_window(ad, aic, now_ns),
 		.disabled	= as_deep(ad),
 		.fifo_expired	= as_fifo_expired(ad, AS_SYNC),
 		.batch_expired	= as_batch_expired(ad),

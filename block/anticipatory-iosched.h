@@ -40,6 +40,8 @@
  * bfq's max_service_from_wr, as cfq's does.
  */
 #define AS_BOOST_MAX_SECTORS	(110 * 1024)
+/* A boosted process is waited for at least this long (ns), as bfq does. */
+#define AS_BOOST_ANTIC_NS	(20 * NSEC_PER_MSEC)
 /* A process whose mean seek exceeds this (16 MiB) is seeky. */
 #define AS_SEEKY		32768ULL
 

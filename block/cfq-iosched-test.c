@@ -2570,6 +2570,52 @@ static void cfq_sm_boost_capped(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+/*
+ * A queue whose process thinks 15 ms, longer than slice_idle (8 ms),
+ * loses its idle window; a boosted one keeps it and idles for
+ * CFQ_BOOST_IDLE_NS (20 ms).
+ */
+static void cfq_sm_boost_thinker_case(struct kunit *test, bool boost)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_queue *cfqq;
+	struct request *r;
+	u64 t;
+	int i;
+
+	f->cfqd->slice_idle = MS(8);
+	f->cfqd->new_boost = boost ? MS(100000) : 0;
+	r = cfq_fix_add(f, 1, 1000);
+	cfqq = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), r);
+	cfq_fix_done(f, r);
+	cfq_fix_fire(f);
+	for (i = 0; i < 8; i++)
+		cfq_ttime_add(&cfqq->ttime, MS(15), MS(32));
+	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&cfqq->ttime));
+	r = cfq_fix_add(f, 1, 1008);
+	KUNIT_EXPECT_EQ(test, cfqq_idle_window(cfqq), boost);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), r);
+	t = ktime_get_ns();
+	cfq_fix_done(f, r);
+	KUNIT_EXPECT_EQ(test, cfqq_wait_request(cfqq), boost);
+	if (boost) {
+		KUNIT_EXPECT_GE(test, f->cfqd->idle_end, t + MS(20));
+		cfq_fix_fire(f);
+	}
+	cfq_fix_drain(f);
+}
+
+static void cfq_sm_boost_thinker(struct kunit *test)
+{
+	cfq_sm_boost_thinker_case(test, true);
+}
+
+static void cfq_sm_thinker(struct kunit *test)
+{
+	cfq_sm_boost_thinker_case(test, false);
+}
+
 /* @n reads of @proc, every other one far away, each served in turn. */
 static void cfq_fix_seeky_reads(struct cfq_fix *f, int proc, int n)
 {
@@ -2679,6 +2725,8 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_boost_burst),
 	KUNIT_CASE(cfq_sm_boost_async),
 	KUNIT_CASE(cfq_sm_boost_capped),
+	KUNIT_CASE(cfq_sm_boost_thinker),
+	KUNIT_CASE(cfq_sm_thinker),
 	KUNIT_CASE(cfq_sm_boost_seeky_idles),
 	{}
 };

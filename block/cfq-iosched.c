@@ -127,6 +127,8 @@
  * large_burst_thresh).
  */
 #define CFQ_BURST_NS			(180 * NSEC_PER_MSEC)
+/* A boosted queue idles at least this long (bfq's idle for such queues). */
+#define CFQ_BOOST_IDLE_NS		(20 * NSEC_PER_MSEC)
 #define CFQ_BURST_MAX			8
 
 static const char *const cfq_expire_name[CFQ_NR_EXPIRE] = {
@@ -1394,9 +1396,7 @@ static bool cfqq_window(struct cfq_queue *cfqq, u64 slice_idle)
 /*
  * Should the sync queue @cfqq idle when it runs dry?  Not if its process
  * thinks longer than slice_idle, not if seeky (unless it keeps a deep
- * queue of its own, or is boosted: a starting application's reads are
- * scattered over its files, and its next one is worth the wait while
- * streams are about), not if its process exited, not while its next
+ * queue of its own), not if its process exited, not while its next
  * request is a sync write that says no more I/O follows (cfq_rq_noidle();
  * the next request, not the newest, as 2.6 and 4.x judged it: the window
  * is decided again at every request the queue receives).  The end of the
@@ -1414,6 +1414,12 @@ static bool cfqq_window(struct cfq_queue *cfqq, u64 slice_idle)
  * with group_idle in place of slice_idle, then gives the group window:
  * whether the queue's group may idle for it on a deep device
  * (cfq_should_group_idle()).
+ *
+ * A boosted queue idles whatever its think time and seeks, for at least
+ * CFQ_BOOST_IDLE_NS (cfq_idle_wait()), as bfq idles for a queue whose
+ * weight it raised: a starting application's reads are scattered over its
+ * files, it computes between them, and each read it finds behind a
+ * stream's costs more than the wait.
  */
 static void cfq_update_idle_window(struct cfq_data *cfqd,
 				   struct cfq_queue *cfqq, struct cfq_io_cq *cic,
@@ -1431,9 +1437,11 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
 		cfqq_mark_deep(cfqq);
 	if (cfqq->next_rq && cfq_rq_noidle(cfqq->next_rq))
 		idle = false;
-	else if (!atomic_read(&cic->icq.ioc->active_ref) || !window ||
-		 (!cfqq_deep(cfqq) && !cfqq_boosted(cfqd, cfqq, now) &&
-		  cfqq_seeky(cfqd, cfqq)))
+	else if (!atomic_read(&cic->icq.ioc->active_ref) || !window)
+		idle = false;
+	else if (cfqq_boosted(cfqd, cfqq, now))
+		idle = true;
+	else if (!cfqq_deep(cfqq) && cfqq_seeky(cfqd, cfqq))
 		idle = false;
 	else if (cfq_ttime_valid(&cfqq->ttime))
 		idle = cfqq->ttime.mean_ns <= window;
@@ -1749,11 +1757,17 @@ static bool cfq_should_group_idle(struct cfq_data *cfqd,
  * group_idle (*@group set) or 0.
  */
 static u64 cfq_idle_wait(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			 bool *group)
+			 bool *group, u64 now)
 {
+	u64 idle = READ_ONCE(cfqd->slice_idle);
+
 	*group = false;
-	if (cfq_should_idle(cfqd, cfqq))
-		return READ_ONCE(cfqd->slice_idle);
+	if (cfq_should_idle(cfqd, cfqq)) {
+		/* A boosted queue is waited for as long as bfq waits. */
+		if (cfqq_boosted(cfqd, cfqq, now))
+			idle = max_t(u64, idle, CFQ_BOOST_IDLE_NS);
+		return idle;
+	}
 	if (cfq_should_group_idle(cfqd, cfqq)) {
 		*group = true;
 		return READ_ONCE(cfqd->group_idle);
@@ -1782,7 +1796,7 @@ static u64 cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	if (cfqd->grp_st.count < 2 || cfqq->cfqg->nr_cfqq != 1 ||
 	    cfqq->next_rq || cfqq_slice_new(cfqq) || cfqq_wait_busy(cfqq))
 		return 0;
-	wait = cfq_idle_wait(cfqd, cfqq, &group);
+	wait = cfq_idle_wait(cfqd, cfqq, &group, now);
 	if (!wait || (cfq_ttime_valid(tt) && tt->mean_ns > wait))
 		return 0;
 	if (now >= cfqq->slice_end)
@@ -1798,7 +1812,7 @@ static void cfq_arm_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			 u64 now)
 {
 	bool group;
-	u64 idle = cfq_idle_wait(cfqd, cfqq, &group);
+	u64 idle = cfq_idle_wait(cfqd, cfqq, &group, now);
 
 	if (!idle)
 		return;
