@@ -38,8 +38,9 @@
  *   scattered over its files, with think time between them.  Beside
  *   processes that stream, each of those reads would wait for their
  *   anticipation and, in sector order, for its FIFO to expire.  So, as
- *   bfq raises the weight of a new queue, a process is boosted for
- *   new_boost after its first request (as_init_icq()), or until it has
+ *   bfq raises the weight of a new queue, a process may be boosted (off
+ *   by default) for new_boost after its first request (as_init_icq()), or
+ *   until it has
  *   moved as much as a stream would (as_boost_charge()): its sync request
  *   ends a wait for a process that is not boosted (AS_STOP_BOOST), and
  *   goes next instead of the elevator's choice (as_boost_pick()).  FIFO
@@ -78,7 +79,7 @@
 #define AS_READ_BATCH_EXPIRE_MS		500
 #define AS_WRITE_BATCH_EXPIRE_MS	125
 #define AS_ANTIC_EXPIRE_MS		6
-#define AS_NEW_BOOST_MS			10000
+#define AS_NEW_BOOST_MS			0
 /* Upper bounds accepted by the sysfs attributes. */
 #define AS_MAX_EXPIRE_MS		60000
 #define AS_MAX_ANTIC_EXPIRE_MS		1000

@@ -20,7 +20,8 @@
  *   Workload types share the class's time in proportion to their queues.
  * - Latency.  With low_latency, slices shrink so that all busy queues of a
  *   class get a turn within target_latency.  Also with low_latency, a
- *   process that has just started doing I/O is boosted for new_boost:
+ *   process that has just started doing I/O may be boosted for new_boost
+ *   (0, off, by default):
  *   its sync queue takes the disk from queues that are not boosted as
  *   soon as it has a request, and keeps its idle window even if seeky.
  *   Starting an application is a burst of small scattered reads with
@@ -88,7 +89,7 @@
 #define CFQ_SLICE_IDLE_MS		8
 #define CFQ_GROUP_IDLE_MS		8
 #define CFQ_TARGET_LATENCY_MS		300
-#define CFQ_NEW_BOOST_MS		10000
+#define CFQ_NEW_BOOST_MS		0
 #define CFQ_BACK_SEEK_MAX_KB		(16 * 1024)
 #define CFQ_BACK_SEEK_PENALTY		2
 #define CFQ_SLICE_ASYNC_RQ		2
