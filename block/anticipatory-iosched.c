@@ -40,12 +40,12 @@
  *   anticipation and, in sector order, for its FIFO to expire.  So, as
  *   bfq raises the weight of a new queue, a process may be boosted (off
  *   by default) for new_boost after its first request (as_init_icq()), or
- *   until it has
- *   moved as much as a stream would (as_boost_charge()): its sync request
- *   ends a wait for a process that is not boosted (AS_STOP_BOOST), and
- *   goes next instead of the elevator's choice (as_boost_pick()).  FIFO
- *   expiry still goes first, and batches keep their limits.  Waiting for
- *   a boosted process follows the rules for any new process.
+ *   until it has moved as much as a stream would (as_boost_charge()): its
+ *   sync request ends a wait for a process that is not boosted
+ *   (AS_STOP_BOOST), and goes next instead of the elevator's choice
+ *   (as_boost_pick()).  FIFO expiry still goes first, and batches keep
+ *   their limits.  A boosted process is waited for whatever its think
+ *   time, for at least AS_BOOST_ANTIC_NS (as_antic_window()).
  *
  * See Documentation/block/anticipatory-iosched.rst
  */
@@ -251,14 +251,7 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 			return AS_STOP_HIT;
 		return AS_STOP_FAR;
 	}
-	/*
-	 * A boosted process's request does not wait for one that is not.
-	 * A boosted process is waited for by the rules below, as any new
-	 * process: it is given the benefit of the doubt unless recent new
-	 * processes had long think times or long seeks, or exited, when
-	 * waiting would idle the disk for nothing; its next read goes
-	 * first anyway.
-	 */
+	/* A boosted process's request does not wait for one that is not. */
 	if (c->have_rq && c->rq_boosted && !c->boosted)
 		return AS_STOP_BOOST;
 	/*
@@ -1054,7 +1047,7 @@ static struct request *__as_dispatch(struct as_data *ad)
 static void as_boost_charge(struct as_data *ad, struct as_io_cq *aic,
 			    struct request *rq)
 {
-	if (!as_boosted(ad, aic, ktime_get_ns()))
+	if (!aic->boost_end || !as_boosted(ad, aic, ktime_get_ns()))
 		return;
 	aic->boost_sectors += blk_rq_sectors(rq);
 	if (aic->boost_sectors <= AS_BOOST_MAX_SECTORS)
@@ -1378,7 +1371,7 @@ VISIBLE_IF_KUNIT void as_insert_request(struct blk_mq_hw_ctx *hctx,
 		aic->nr_queued++;
 		flags |= AS_RQ_QUEUED;
 		/* as_boost_pick() looks for it only while one is queued */
-		if (as_boosted(ad, aic, ktime_get_ns())) {
+		if (aic->boost_end && as_boosted(ad, aic, ktime_get_ns())) {
 			ad->nr_boost_queued++;
 			flags |= AS_RQ_BOOST;
 		}

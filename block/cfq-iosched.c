@@ -23,7 +23,8 @@
  *   process that has just started doing I/O may be boosted for new_boost
  *   (0, off, by default):
  *   its sync queue takes the disk from queues that are not boosted as
- *   soon as it has a request, and keeps its idle window even if seeky.
+ *   soon as it has a request, and idles for its next one whatever its
+ *   seeks and think time.
  *   Starting an application is a burst of small scattered reads with
  *   think time between them; served in turn with streaming readers, each
  *   read waits for their slices (bfq's weight raising answers the same).
@@ -1128,6 +1129,8 @@ static void cfq_boost_new(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 	u64 now = ktime_get_ns();
 
 	cic->boost_set = true;
+	if (!boost || !READ_ONCE(cfqd->low_latency))
+		return;
 	if (now - cfqd->burst_last > CFQ_BURST_NS)
 		cfqd->burst_size = 0;
 	cfqd->burst_last = now;
@@ -1137,8 +1140,6 @@ static void cfq_boost_new(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 				  current->pid, cfqd->burst_size);
 		return;
 	}
-	if (!boost || !READ_ONCE(cfqd->low_latency))
-		return;
 	cic->boost_end = now + boost;
 	cfqd->stat_boosts++;
 	blk_add_trace_msg(cfqd->q, "cfq%d boost %llu ms", current->pid,
