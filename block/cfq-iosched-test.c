@@ -2653,6 +2653,134 @@ static void cfq_sm_boost_seeky_idles(struct kunit *test)
 	cfq_fix_drain(f);
 }
 
+/*
+ * A boosted seeky queue that runs dry early in its slice, with its read
+ * at the disk, keeps its idle window, and the disk: a stream that waits
+ * sends nothing that the disk could serve before that read.
+ */
+static void cfq_sm_boost_dry_holds(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_queue *q1;
+	struct request *a, *b;
+
+	/* process 0 starts before boosts are on: it is not boosted */
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	cfq_fix_fire(f);
+	f->cfqd->new_boost = MS(100000);
+	cfq_fix_seeky_reads(f, 1, 10);
+	q1 = cfq_fix_sync_queue(f, 1);
+	KUNIT_ASSERT_TRUE(test, cfq_seeky(q1->seek_history, 32));
+	a = cfq_fix_add(f, 0, 1008);
+	b = cfq_fix_add(f, 1, FAR + 4096);
+	KUNIT_ASSERT_PTR_EQ(test, f->cfqd->active_queue, q1);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_TRUE(test, cfqq_idle_window(q1));
+	KUNIT_EXPECT_PTR_EQ(test, f->cfqd->active_queue, q1);
+	cfq_fix_done(f, b);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(q1));
+	cfq_fix_drain(f);
+}
+
+/*
+ * The slice of a boosted queue (process 1) ends while its read is at the
+ * disk: the slice is renewed and the queue idles for its next read,
+ * rather than leave the disk to the stream (process 0) that waits.  Not
+ * when the stream is boosted too: the disk goes to it.
+ */
+static void cfq_sm_boost_renew_case(struct kunit *test, bool both)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct cfq_queue *q1;
+	struct request *a, *b;
+
+	if (both)
+		cfqd->new_boost = MS(100000);
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	cfq_fix_fire(f);
+	cfqd->new_boost = MS(100000);
+	b = cfq_fix_add(f, 1, FAR);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	q1 = cfq_fix_sync_queue(f, 1);
+	cfq_fix_done(f, b);
+	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q1));
+	a = cfq_fix_add(f, 0, 1008);
+	b = cfq_fix_add(f, 1, FAR + 8);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	/* the slice ends while the read is at the disk */
+	q1->slice_end = ktime_get_ns();
+	cfq_fix_done(f, b);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_renewed, (unsigned long)!both);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE),
+			(unsigned long)both);
+	KUNIT_EXPECT_EQ(test, cfqq_wait_request(q1), !both);
+	b = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_PTR_EQ(test, b, both ? a : NULL);
+	if (b)
+		cfq_fix_done(f, b);
+	cfq_fix_drain(f);
+}
+
+static void cfq_sm_boost_renew(struct kunit *test)
+{
+	cfq_sm_boost_renew_case(test, false);
+}
+
+static void cfq_sm_boost_renew_both(struct kunit *test)
+{
+	cfq_sm_boost_renew_case(test, true);
+}
+
+/*
+ * Processes 1 and 2 start beside a stream (process 0).  The slice of 1
+ * ends with a read queued while 2 waits: not renewed, and 1 goes behind
+ * 2, the other boosted queue, but ahead of the stream.
+ */
+static void cfq_sm_boost_requeue(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct request *a, *b, *c, *r;
+	struct cfq_queue *q1;
+
+	a = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	cfq_fix_done(f, a);
+	cfq_fix_fire(f);
+	cfqd->new_boost = MS(100000);
+	b = cfq_fix_add(f, 1, FAR);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	q1 = cfq_fix_sync_queue(f, 1);
+	cfq_fix_done(f, b);
+	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q1));
+	c = cfq_fix_add(f, 2, 2 * FAR);
+	a = cfq_fix_add(f, 0, 1008);
+	r = cfq_fix_add(f, 1, FAR + 8);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), r);
+	b = cfq_fix_add(f, 1, FAR + 16);
+	q1->slice_end = ktime_get_ns();
+	cfq_fix_done(f, r);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_renewed, 0UL);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE), 1UL);
+	/* process 2's turn, then process 1's, then the stream's */
+	r = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_PTR_EQ(test, r, c);
+	if (r)
+		cfq_fix_done(f, r);
+	cfq_fix_fire(f);
+	r = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_PTR_EQ(test, r, b);
+	if (r)
+		cfq_fix_done(f, r);
+	cfq_fix_drain(f);
+}
+
 static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_monotonic),
@@ -2728,6 +2856,10 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_boost_thinker),
 	KUNIT_CASE(cfq_sm_thinker),
 	KUNIT_CASE(cfq_sm_boost_seeky_idles),
+	KUNIT_CASE(cfq_sm_boost_dry_holds),
+	KUNIT_CASE(cfq_sm_boost_renew),
+	KUNIT_CASE(cfq_sm_boost_renew_both),
+	KUNIT_CASE(cfq_sm_boost_requeue),
 	{}
 };
 

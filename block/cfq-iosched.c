@@ -1504,6 +1504,71 @@ static bool cfq_slice_used(struct cfq_queue *cfqq, u64 now)
 	return !cfqq_slice_new(cfqq) && now >= cfqq->slice_end;
 }
 
+/*
+ * Is the slice of the active queue @cfqq over at @now?  A boosted queue's
+ * slice is renewed instead while it is the only busy group's and no other
+ * boosted queue waits in its tree: as bfq keeps a raised queue in service,
+ * a starting application keeps the disk between its reads, rather than
+ * losing it to the streams at each slice's end, then waiting behind their
+ * requests (its next read preempts them, but reaches a disk busy with
+ * theirs).  Not while waiting busy for its group.
+ */
+static bool cfq_slice_over(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			   u64 now)
+{
+	struct rb_node *n;
+
+	if (!cfq_slice_used(cfqq, now))
+		return false;
+	if (!cfqq_boosted(cfqd, cfqq, now) || cfqq_wait_busy(cfqq) ||
+	    cfqd->grp_st.count > 1 || !cfqq->service_tree)
+		return true;
+	for (n = rb_first_cached(&cfqq->service_tree->rb); n; n = rb_next(n)) {
+		struct cfq_queue *q = rb_entry(n, struct cfq_queue, rb_node);
+
+		if (q == cfqq)
+			continue;
+		if (cfqq_boosted(cfqd, q, now))
+			return true;
+		break;
+	}
+	cfqd->stat_boost_renewed++;
+	cfq_set_slice(cfqd, cfqq, now);
+	return false;
+}
+
+/*
+ * @cfqq, boosted, ends its slice with requests queued: it is served next
+ * in its tree, behind any boosted queue already at the front.  Its next
+ * request, had it come after the slice, would have taken the disk anyway
+ * (cfq_should_preempt()); a request already queued would instead wait a
+ * turn of every stream, which a starting application does at each slice
+ * it uses up.  The boost's length and its sector cap bound the favour.
+ */
+static void cfq_boost_requeue(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			      u64 now)
+{
+	struct cfq_rb_root *st = cfqq->service_tree;
+	struct cfq_queue *q, *last = NULL;
+	struct rb_node *n;
+
+	if (!st || !cfqq_boosted(cfqd, cfqq, now))
+		return;
+	cfq_st_remove(cfqq);
+	for (n = rb_first_cached(&st->rb); n; n = rb_next(n)) {
+		q = rb_entry(n, struct cfq_queue, rb_node);
+		if (!cfqq_boosted(cfqd, q, now))
+			break;
+		last = q;
+	}
+	/* After the last boosted queue (equal keys go behind), or first. */
+	if (last)
+		cfqq->rb_key = last->rb_key;
+	else if (n)
+		cfqq->rb_key = min(cfqq->rb_key, q->rb_key - 1);
+	cfq_st_insert(st, cfqq);
+}
+
 /* The slice of @cfqq ends at @now, for reason @why. */
 static void cfq_slice_expired_at(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 				 enum cfq_expire_why why, u64 now)
@@ -1542,10 +1607,12 @@ static void cfq_slice_expired_at(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	if (cfqq_coop(cfqq) && cfqq_seeky(cfqd, cfqq))
 		cfqq_mark_split_coop(cfqq);
 
-	if (RB_EMPTY_ROOT(&cfqq->sort_list))
+	if (RB_EMPTY_ROOT(&cfqq->sort_list)) {
 		cfq_del_rr(cfqd, cfqq);
-	else if (cfqq_on_rr(cfqq))
+	} else if (cfqq_on_rr(cfqq)) {
 		cfq_service_tree_add(cfqd, cfqq, true, now);
+		cfq_boost_requeue(cfqd, cfqq, now);
+	}
 }
 
 static void cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq,
@@ -1933,7 +2000,7 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_PREEMPTED, now);
 		goto new_queue;
 	}
-	if (cfq_slice_used(cfqq, now)) {
+	if (cfq_slice_over(cfqd, cfqq, now)) {
 		/* Its last completion decides whether to wait busy. */
 		if (cfqq->dispatched && cfq_should_wait_busy(cfqd, cfqq, now))
 			return NULL;
@@ -1965,9 +2032,12 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	 * slice: the device serves it faster than it sends.  It loses that
 	 * exemption and its idle (or group) window, as 4.x did (2.6.36 did
 	 * not yet); seeky over the full window of 32 requests, as 4.x judged
-	 * it here.
+	 * it here.  A boosted queue keeps its window: a starting application
+	 * runs dry after each read by nature, and a stream's requests sent
+	 * while its read is at the disk would be served before it.
 	 */
 	if (cfqq_window(cfqq, READ_ONCE(cfqd->slice_idle)) &&
+	    !cfqq_boosted(cfqd, cfqq, now) &&
 	    cfq_seeky(cfqq->seek_history, 32) &&
 	    (cfqq_slice_new(cfqq) ||
 	     cfqq->slice_end - now > now - cfqq->slice_start)) {
@@ -2197,7 +2267,7 @@ VISIBLE_IF_KUNIT enum hrtimer_restart cfq_idle_timer_fn(struct hrtimer *timer)
 		if (!cfqq->next_rq && !cfq_slice_used(cfqq, now))
 			cfqq_clear_deep(cfqq);
 		/* Requests arrived meanwhile but did not end the wait. */
-		if (!cfqq->next_rq || cfq_slice_used(cfqq, now))
+		if (!cfqq->next_rq || cfq_slice_over(cfqd, cfqq, now))
 			cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_IDLE_TIMEOUT,
 					     now);
 	}
@@ -2318,7 +2388,7 @@ static void cfq_active_completed(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		blk_add_trace_msg(cfqd->q, "cfq%d wait_busy %llu us", cfqq->pid,
 				  div_u64(wait, NSEC_PER_USEC));
 	}
-	if (cfq_slice_used(cfqq, now)) {
+	if (cfq_slice_over(cfqd, cfqq, now)) {
 		cfq_slice_expired_at(cfqd, cfqq, CFQ_EXP_SLICE, now);
 	} else if (dry) {
 		cfq_arm_idle(cfqd, cfqq, now);
@@ -3144,8 +3214,9 @@ static int cfq_stats_show(void *data, struct seq_file *m)
 		   cfqd->stat_no_icq, cfqd->stat_requeues, cfqd->stat_wait_busy);
 	seq_printf(m, "coop_merges %lu\ncoop_splits %lu\n",
 		   cfqd->stat_coop_merges, cfqd->stat_coop_splits);
-	seq_printf(m, "boosts %lu\nboost_preempts %lu\nboost_capped %lu\nburst_unboosted %lu\n",
+	seq_printf(m, "boosts %lu\nboost_preempts %lu\nboost_renewed %lu\nboost_capped %lu\nburst_unboosted %lu\n",
 		   cfqd->stat_boosts, cfqd->stat_boost_preempts,
+		   cfqd->stat_boost_renewed,
 		   cfqd->stat_boost_capped, cfqd->stat_burst_unboosted);
 	spin_unlock_irq(&cfqd->lock);
 	return 0;
