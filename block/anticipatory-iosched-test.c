@@ -427,6 +427,41 @@ static void as_test_boost_thinker(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_TIMEOUT);
 }
 
+/*
+ * While a boosted process is awaited, another process's request ends the
+ * wait neither when close, nor with its FIFO expired, nor because the
+ * awaited process is seeky; the batch's end and the window still do.
+ */
+static void as_test_boost_holds(struct kunit *test)
+{
+	struct as_antic_input in = base_input();
+	struct as_proc_stats seeky = good_st;
+
+	in.have_rq = true;
+	in.rq_pos = in.last_pos + 8;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_CLOSE_OTHER);
+	in.boosted = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	in.fifo_expired = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	in.boosted = false;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_FIFO_EXPIRED);
+	in.fifo_expired = false;
+	seeky.seek_mean = AS_SEEKY * 4;
+	in.st = &seeky;
+	in.rq_pos = 50000000;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_SEEKY);
+	in.boosted = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_KEEP_WAITING);
+	in.batch_expired = true;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_BATCH);
+	in.batch_expired = false;
+	in.waiting_next = true;
+	in.antic_expire_ns = AS_BOOST_ANTIC_NS;
+	in.elapsed_ns = AS_BOOST_ANTIC_NS;
+	KUNIT_EXPECT_EQ(test, as_antic_decide(&in), AS_STOP_TIMEOUT);
+}
+
 static void as_test_break_batch_disabled(struct kunit *test)
 {
 	struct as_antic_input in = base_input();
@@ -1304,6 +1339,7 @@ static struct kunit_case anticipatory_test_cases[] = {
 	KUNIT_CASE(as_test_break_fifo),
 	KUNIT_CASE(as_test_break_boost),
 	KUNIT_CASE(as_test_boost_thinker),
+	KUNIT_CASE(as_test_boost_holds),
 	KUNIT_CASE(as_test_break_batch_disabled),
 	KUNIT_CASE(as_test_write_batch),
 	KUNIT_CASE(as_test_opf_class),

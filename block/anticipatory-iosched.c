@@ -238,7 +238,7 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 		return AS_STOP_DISABLED;
 	if (c->exited)
 		return AS_STOP_EXITED;
-	if (c->fifo_expired)
+	if (c->fifo_expired && !c->boosted)
 		return AS_STOP_FIFO_EXPIRED;
 	if (c->waiting_next && c->elapsed_ns >= c->antic_expire_ns)
 		return AS_STOP_TIMEOUT;
@@ -256,13 +256,19 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 		return AS_STOP_BOOST;
 	/*
 	 * A boosted process is waited for (as_antic_window()) whatever its
-	 * think time: a starting program computes between its reads, and
-	 * each read it finds behind a stream's costs more than the wait.
+	 * think time and seeks, and another's request, close or expired,
+	 * does not end the wait, only the batch's end does: a starting
+	 * program computes between its reads, and a stream's requests sent
+	 * beside its read in flight would be served first by a disk that
+	 * orders its queue by position, and its next read would find them
+	 * ahead of it too.
 	 */
-	if (!c->boosted && st->ttime_samples >= AS_MIN_SAMPLES &&
+	if (c->boosted)
+		return c->batch_expired ? AS_STOP_BATCH : AS_KEEP_WAITING;
+	if (st->ttime_samples >= AS_MIN_SAMPLES &&
 	    st->ttime_mean > c->antic_expire_ns)
 		return AS_STOP_THINKTIME;
-	if (!c->boosted && c->exit_likely)
+	if (c->exit_likely)
 		return AS_STOP_EXIT_PROB;
 	if (c->have_rq) {
 		/* Close in absolute terms, or better than what it would give. */
