@@ -45,7 +45,8 @@
  *   (AS_STOP_BOOST), and goes next instead of the elevator's choice
  *   (as_boost_pick()).  FIFO expiry still goes first, and batches keep
  *   their limits.  A boosted process is waited for whatever its think
- *   time, for at least AS_BOOST_ANTIC_NS (as_antic_window()).
+ *   time and seeks, for at least AS_BOOST_ANTIC_NS (as_antic_window()),
+ *   and another process's request ends that wait only once expired.
  *
  * See Documentation/block/anticipatory-iosched.rst
  */
@@ -238,7 +239,7 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 		return AS_STOP_DISABLED;
 	if (c->exited)
 		return AS_STOP_EXITED;
-	if (c->fifo_expired && !c->boosted)
+	if (c->fifo_expired)
 		return AS_STOP_FIFO_EXPIRED;
 	if (c->waiting_next && c->elapsed_ns >= c->antic_expire_ns)
 		return AS_STOP_TIMEOUT;
@@ -256,12 +257,12 @@ VISIBLE_IF_KUNIT enum as_verdict as_antic_decide(const struct as_antic_input *c)
 		return AS_STOP_BOOST;
 	/*
 	 * A boosted process is waited for (as_antic_window()) whatever its
-	 * think time and seeks, and another's request, close or expired,
-	 * does not end the wait, only the batch's end does: a starting
-	 * program computes between its reads, and a stream's requests sent
-	 * beside its read in flight would be served first by a disk that
-	 * orders its queue by position, and its next read would find them
-	 * ahead of it too.
+	 * think time and seeks, and another's request, however close, does
+	 * not end the wait; an expired FIFO (above) and the batch's end do.
+	 * A starting program computes between its reads, and a stream's
+	 * requests sent beside its read in flight would be served first by
+	 * a disk that orders its queue by position, and its next read would
+	 * find them ahead of it too.
 	 */
 	if (c->boosted)
 		return c->batch_expired ? AS_STOP_BATCH : AS_KEEP_WAITING;

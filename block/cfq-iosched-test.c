@@ -2697,6 +2697,7 @@ static void cfq_sm_boost_renew_case(struct kunit *test, bool both)
 	struct cfq_data *cfqd = f->cfqd;
 	struct cfq_queue *q1;
 	struct request *a, *b;
+	u64 start;
 
 	if (both)
 		cfqd->new_boost = MS(100000);
@@ -2714,9 +2715,15 @@ static void cfq_sm_boost_renew_case(struct kunit *test, bool both)
 	b = cfq_fix_add(f, 1, FAR + 8);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
 	/* the slice ends while the read is at the disk */
+	start = q1->slice_start;
 	q1->slice_end = ktime_get_ns();
 	cfq_fix_done(f, b);
 	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_renewed, (unsigned long)!both);
+	if (!both) {
+		/* extended, not restarted: the group is charged it all */
+		KUNIT_EXPECT_EQ(test, q1->slice_start, start);
+		KUNIT_EXPECT_GT(test, q1->slice_end, ktime_get_ns());
+	}
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE),
 			(unsigned long)both);
 	KUNIT_EXPECT_EQ(test, cfqq_wait_request(q1), !both);
@@ -2738,9 +2745,10 @@ static void cfq_sm_boost_renew_both(struct kunit *test)
 }
 
 /*
- * Processes 1 and 2 start beside a stream (process 0).  The slice of 1
- * ends with a read queued while 2 waits: not renewed, and 1 goes behind
- * 2, the other boosted queue, but ahead of the stream.
+ * Processes 1 and 2 start beside a stream (process 0).  Process 2 waits
+ * ahead of the stream, which was busy first.  The slice of 1 ends with a
+ * read queued while 2 waits: not extended, and 1 goes behind 2, the
+ * other boosted queue, but ahead of the stream.
  */
 static void cfq_sm_boost_requeue(struct kunit *test)
 {
@@ -2759,8 +2767,9 @@ static void cfq_sm_boost_requeue(struct kunit *test)
 	q1 = cfq_fix_sync_queue(f, 1);
 	cfq_fix_done(f, b);
 	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q1));
-	c = cfq_fix_add(f, 2, 2 * FAR);
+	/* the stream waits first; process 2 goes ahead of it */
 	a = cfq_fix_add(f, 0, 1008);
+	c = cfq_fix_add(f, 2, 2 * FAR);
 	r = cfq_fix_add(f, 1, FAR + 8);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), r);
 	b = cfq_fix_add(f, 1, FAR + 16);

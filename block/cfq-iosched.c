@@ -23,8 +23,9 @@
  *   process that has just started doing I/O may be boosted for new_boost
  *   (0, off, by default):
  *   its sync queue takes the disk from queues that are not boosted as
- *   soon as it has a request, and idles for its next one whatever its
- *   seeks and think time.
+ *   soon as it has a request, waits at the front of its tree, idles for
+ *   its next request whatever its seeks and think time, and has its
+ *   slice extended while no other boosted queue waits.
  *   Starting an application is a burst of small scattered reads with
  *   think time between them; served in turn with streaming readers, each
  *   read waits for their slices (bfq's weight raising answers the same).
@@ -745,6 +746,64 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfq_st_insert(st, cfqq);
 }
 
+/*
+ * @cfqq, boosted and in its service tree, goes to the front of it, behind
+ * the boosted queues already there: a boosted queue that becomes busy, or
+ * that ends its slice with requests queued, is served before the queues
+ * that are not boosted, whose turn would otherwise come first.  Each of
+ * its requests would take the disk from them anyway (cfq_should_preempt())
+ * but a request already queued, or one queued while another queue is
+ * boosted, would wait a turn of every stream.
+ */
+static void cfq_boost_front(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    u64 now)
+{
+	struct cfq_rb_root *st = cfqq->service_tree;
+	struct cfq_queue *q, *last = NULL, *first = NULL;
+	struct rb_node *n;
+
+	if (!st || !cfqq_boosted(cfqd, cfqq, now))
+		return;
+	cfq_st_remove(cfqq);
+	for (n = rb_first_cached(&st->rb); n; n = rb_next(n)) {
+		q = rb_entry(n, struct cfq_queue, rb_node);
+		if (!cfqq_boosted(cfqd, q, now)) {
+			first = q;
+			break;
+		}
+		last = q;
+	}
+	/* Equal keys go behind one another. */
+	if (last)
+		cfqq->rb_key = last->rb_key;
+	else if (first && first->rb_key)
+		cfqq->rb_key = min(cfqq->rb_key, first->rb_key - 1);
+	cfq_st_insert(st, cfqq);
+}
+
+/*
+ * Does a boosted queue of @cfqq's group and class other than @cfqq wait?
+ * Boosted queues are at the front of their trees (cfq_boost_front()), and
+ * async queues are never boosted.
+ */
+static bool cfq_boost_waits(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    u64 now)
+{
+	enum cfq_wl_class c = cfq_wl_class_of(cfqq->ioprio_class);
+	enum cfq_wl_type t;
+	struct rb_node *n;
+
+	for (t = CFQ_SYNC_NOIDLE_WL; t < CFQ_NR_WL_TYPES; t++) {
+		n = rb_first_cached(&cfqq->cfqg->st[c][t].rb);
+		if (n && rb_entry(n, struct cfq_queue, rb_node) == cfqq)
+			n = rb_next(n);
+		if (n && cfqq_boosted(cfqd, rb_entry(n, struct cfq_queue,
+						     rb_node), now))
+			return true;
+	}
+	return false;
+}
+
 /* ---- positions: close cooperators -------------------------------------- */
 
 /*
@@ -942,6 +1001,7 @@ static void cfq_add_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now)
 	cfqd->busy_queues++;
 	cfq_group_queue_add(cfqd, cfqq->cfqg);
 	cfq_service_tree_add(cfqd, cfqq, false, now);
+	cfq_boost_front(cfqd, cfqq, now);
 }
 
 /* @cfqq has no requests left: take it off its service tree. */
@@ -1506,67 +1566,26 @@ static bool cfq_slice_used(struct cfq_queue *cfqq, u64 now)
 
 /*
  * Is the slice of the active queue @cfqq over at @now?  A boosted queue's
- * slice is renewed instead while it is the only busy group's and no other
- * boosted queue waits in its tree: as bfq keeps a raised queue in service,
- * a starting application keeps the disk between its reads, rather than
- * losing it to the streams at each slice's end, then waiting behind their
- * requests (its next read preempts them, but reaches a disk busy with
- * theirs).  Not while waiting busy for its group.
+ * slice is extended instead, by another slice from now, while its group
+ * is the only busy one and no other boosted queue waits: a starting
+ * application keeps the disk between its reads rather than leave it to
+ * the streams at each slice's end and then find their requests at the
+ * disk ahead of its next read.  The group is charged the whole time at
+ * the slice's end, from the slice's start.
  */
 static bool cfq_slice_over(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			   u64 now)
 {
-	struct rb_node *n;
-
 	if (!cfq_slice_used(cfqq, now))
 		return false;
-	if (!cfqq_boosted(cfqd, cfqq, now) || cfqq_wait_busy(cfqq) ||
-	    cfqd->grp_st.count > 1 || !cfqq->service_tree)
+	if (!cfqq_boosted(cfqd, cfqq, now) || cfqd->grp_st.count > 1 ||
+	    cfq_boost_waits(cfqd, cfqq, now))
 		return true;
-	for (n = rb_first_cached(&cfqq->service_tree->rb); n; n = rb_next(n)) {
-		struct cfq_queue *q = rb_entry(n, struct cfq_queue, rb_node);
-
-		if (q == cfqq)
-			continue;
-		if (cfqq_boosted(cfqd, q, now))
-			return true;
-		break;
-	}
 	cfqd->stat_boost_renewed++;
-	cfq_set_slice(cfqd, cfqq, now);
+	cfqq->slice_end = now + cfq_scaled_slice(cfqd, cfqq);
+	blk_add_trace_msg(cfqd->q, "cfq%d boost: slice_end +%llu us", cfqq->pid,
+			  div_u64(cfqq->slice_end - now, NSEC_PER_USEC));
 	return false;
-}
-
-/*
- * @cfqq, boosted, ends its slice with requests queued: it is served next
- * in its tree, behind any boosted queue already at the front.  Its next
- * request, had it come after the slice, would have taken the disk anyway
- * (cfq_should_preempt()); a request already queued would instead wait a
- * turn of every stream, which a starting application does at each slice
- * it uses up.  The boost's length and its sector cap bound the favour.
- */
-static void cfq_boost_requeue(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			      u64 now)
-{
-	struct cfq_rb_root *st = cfqq->service_tree;
-	struct cfq_queue *q, *last = NULL;
-	struct rb_node *n;
-
-	if (!st || !cfqq_boosted(cfqd, cfqq, now))
-		return;
-	cfq_st_remove(cfqq);
-	for (n = rb_first_cached(&st->rb); n; n = rb_next(n)) {
-		q = rb_entry(n, struct cfq_queue, rb_node);
-		if (!cfqq_boosted(cfqd, q, now))
-			break;
-		last = q;
-	}
-	/* After the last boosted queue (equal keys go behind), or first. */
-	if (last)
-		cfqq->rb_key = last->rb_key;
-	else if (n)
-		cfqq->rb_key = min(cfqq->rb_key, q->rb_key - 1);
-	cfq_st_insert(st, cfqq);
 }
 
 /* The slice of @cfqq ends at @now, for reason @why. */
@@ -1611,7 +1630,7 @@ static void cfq_slice_expired_at(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		cfq_del_rr(cfqd, cfqq);
 	} else if (cfqq_on_rr(cfqq)) {
 		cfq_service_tree_add(cfqd, cfqq, true, now);
-		cfq_boost_requeue(cfqd, cfqq, now);
+		cfq_boost_front(cfqd, cfqq, now);
 	}
 }
 
