@@ -854,20 +854,36 @@ def startup_stats(text, cap, app):
     return out
 
 
-def fio_misses(text, job, ms):
-    """A periodic reader's deadlines (fio --output-format=json+): the
-    reads of the jobs named job, and those whose completion latency (clat)
-    was over ms milliseconds, the period between two reads: each of those
-    was late.  rt_p99_ms is their 99th percentile.  ValueError when they
-    read nothing."""
-    limit = float(ms) * 1e6
-    bins = fio_clat_bins(text).get(job)
-    if not bins:
-        raise ValueError('job %s read nothing' % job)
-    p99 = percentile(bins, 99)
-    return {'rt_reads': sum(bins.values()),
-            'rt_misses': sum(n for v, n in bins.items() if v > limit),
-            'rt_p99_ms': float('%.6g' % (p99 / 1e6))}
+def fio_deadlines(text, ms, secs):
+    """A periodic reader's deadlines, from fio's completion latency log
+    (--write_lat_log with --log_avg_msec=0: "TIME_MS, CLAT_NS, DIR, BS,
+    OFFSET" a read, TIME_MS its completion since the job started): one
+    read every ms milliseconds for secs seconds, the k-th (from 0) due
+    ms x (k + 1) after the start.  rt_deadlines: the reads due within
+    secs; rt_misses: those of them that completed late or not at all (a
+    reader that falls behind misses every read until it catches up, and
+    every read it never makes); rt_reads: the reads made; rt_p99_ms: the
+    99th percentile of their completion latency.  ValueError when the
+    log holds no read."""
+    period = float(ms)
+    times, lats = [], []
+    for line in text.splitlines():
+        f = [x.strip() for x in line.split(',')]
+        if len(f) < 3 or f[2] != '0':
+            continue
+        try:
+            times.append(float(f[0]))
+            lats.append(int(f[1]))
+        except ValueError:
+            continue
+    if not times:
+        raise ValueError('the log holds no read')
+    times.sort()
+    due = int(float(secs) * 1e3 / period + 1e-9)
+    met = sum(1 for k, t in enumerate(times[:due]) if t <= period * (k + 1))
+    return {'rt_reads': len(times), 'rt_deadlines': due,
+            'rt_misses': due - met,
+            'rt_p99_ms': float('%.6g' % (percentile_of(lats, 99) / 1e6))}
 
 
 def pgbench_script_tps(text, script):
@@ -934,7 +950,7 @@ PARSERS = {
     'trace-summary': ((), trace_summary),
     'fio-iops': ((), fio_iops),
     'fio-mbps': (('JOB', 'read|write'), fio_mbps),
-    'fio-misses': (('JOB', 'MS'), fio_misses),
+    'fio-deadlines': (('MS', 'SECONDS'), fio_deadlines),
     'startup': (('CAP', 'APP_BYTES|-'), startup_stats),
 }
 

@@ -539,7 +539,7 @@ bench_size()
 # bench_parse KIND [ARG...] FILE...: the host's parser of the files' text
 # (scripts/lab/parsers.py; KIND: vmstat, readprofile, time, pgbench,
 # pgbench-script-tps, sg-window, blk-time, fio-read-p99, fio-job-p99,
-# fio-iops, fio-mbps, fio-misses, startup), as JSON.  The guest reads it from the host's tree.
+# fio-iops, fio-mbps, fio-deadlines, startup), as JSON.  The guest reads it from the host's tree.
 bench_parse()
 {
 	python3 "$LAB_TOP/scripts/lab/parsers.py" "$@"

@@ -37,8 +37,10 @@
 #     the detail row keeps every start.
 #   - the soft real-time reader: 1 MiB buffered reads of its own file, 25
 #     a second (fio rate_iops), for RT seconds (10 x BENCH_SCALE, at least
-#     2), from a cold cache: rt_reads, rt_misses (reads that took longer
-#     than the 40 ms between two of them), rt_p99_ms.
+#     2), from a cold cache, the k-th read due 40 ms x (k + 1) after the
+#     start: rt_deadlines (the reads due in that time), rt_misses (those
+#     that completed late or not at all; parsers.py fio_deadlines),
+#     rt_reads (the reads made), rt_p99_ms.
 # The load's files are written full of zeros, which simhba does not store.
 # At the smoke size (BENCH_SCALE below 0.01, as lab/007 runs it) the
 # application imports its first 6 modules only, and the loads run under
@@ -207,11 +209,14 @@ for run in $(seq 1 "$BENCH_RUNS"); do
 					bench_note "elevator $v, load $load: $n of $(wc -l <"$TEST_TMP/starts") start(s) over the cap ($cap s)"
 			fi
 			startup_cold
-			fio --output-format=json+ --output="$TEST_TMP/rt.json" --name=rt \
-			    --filename="$mnt/load/rt" --rw=read --bs=1M --rate_iops=25 \
-			    --ioengine=psync --invalidate=0 --time_based \
-			    --runtime="$rt_secs" >/dev/null 2>&1
-			if m=$(bench_parse fio-misses rt 40 "$TEST_TMP/rt.json"); then
+			# every read's completion time, in a log fio writes at
+			# its end (log_avg_msec=0: one line a read)
+			rm -f "$TEST_TMP"/rt_*.log
+			fio --output=/dev/null --name=rt --write_lat_log="$TEST_TMP/rt" \
+			    --log_avg_msec=0 --filename="$mnt/load/rt" --rw=read \
+			    --bs=1M --rate_iops=25 --ioengine=psync --invalidate=0 \
+			    --time_based --runtime="$rt_secs" >/dev/null 2>&1
+			if m=$(bench_parse fio-deadlines 40 "$rt_secs" "$TEST_TMP/rt_clat.1.log"); then
 				bench_row "$cfg" "$m"
 			else
 				bench_note "elevator $v, load $load: the 40 ms reader measured nothing"

@@ -117,15 +117,27 @@ class StartupTest(unittest.TestCase):
                 parsers.startup_stats(text, '120', '-')
 
     def test_deadline_misses(self):
-        bins = {'20000000': 20, '40000000': 3, '41000000': 2, '90000000': 1}
-        text = json.dumps({'jobs': [{'jobname': 'rt', 'read': {
-            'clat_ns': {'bins': bins}}}]})
-        m = parsers.fio_misses(text, 'rt', '40')
-        # exactly 40 ms is in time; later is a miss
-        self.assertEqual((m['rt_reads'], m['rt_misses']), (26, 3))
-        self.assertEqual(m['rt_p99_ms'], 90.0)
+        # one read due every 40 ms for 0.4 s: 10 deadlines
+        log = ''.join('%d, %d, 0, 1048576, 0\n' % (t, lat) for t, lat in (
+            (11, 11000000), (40, 90000), (80, 90000),
+            # a stall: the 4th read (due at 160) completes at 300, and
+            # the reader catches up, late for the 5th to 7th as well
+            (300, 180000000), (301, 900000), (302, 900000), (303, 900000),
+            (320, 90000), (360, 90000), (400, 90000),
+            # after the run's end: not counted against a deadline
+            (440, 90000)))
+        log += '45, 90000, 1, 1048576, 0\n'    # a write: not a read
+        m = parsers.fio_deadlines(log, '40', '0.4')
+        self.assertEqual((m['rt_deadlines'], m['rt_reads']), (10, 11))
+        # the 4th to 7th (due at 160, 200, 240, 280) late; the 8th, at
+        # 320, just in time
+        self.assertEqual(m['rt_misses'], 4)
+        self.assertEqual(m['rt_p99_ms'], 180.0)
+        # a reader that stops: every deadline after its last read missed
+        m = parsers.fio_deadlines('10, 1000, 0, 4096, 0\n', '40', '0.4')
+        self.assertEqual((m['rt_deadlines'], m['rt_misses']), (10, 9))
         with self.assertRaises(ValueError):
-            parsers.fio_misses(text, 'other', '40')
+            parsers.fio_deadlines('45, 90000, 1, 4096, 0\n', '40', '1')
 
 
 class GuestCallTest(unittest.TestCase):

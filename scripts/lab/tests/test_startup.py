@@ -51,6 +51,18 @@ class StartupTableTest(unittest.TestCase):
         self.assertIn('over the cap', line)
         self.assertNotIn('10.0', line)
 
+    def test_misses_of_deadlines_due(self):
+        # the deadlines due, not the reads made, are what a miss is of;
+        # a run without them shows its late reads of its reads
+        rt = {'config': {'elevator': 'bfq', 'load': 'idle'},
+              'metrics': {'rt_reads': 80, 'rt_deadlines': 250,
+                          'rt_misses': 175}}
+        agg = run(row('bfq', 'idle', [3.0]), [rt])
+        r = [a for a in agg if a['config']['elevator'] == 'bfq'][0]
+        self.assertEqual(startup.misses_cell(r), '175.0/250.0')
+        agg = run(row('bfq', 'idle', [3.0], misses=5))
+        self.assertEqual(startup.misses_cell(agg[0]), '5.00/25.0')
+
     def test_goals_against_bfq(self):
         agg = run(row('bfq', 'idle', [3.0], misses=0),
                   row('bfq', '5 seq writers', [4.0, 5.0], bg=30.0, misses=2),
