@@ -2686,6 +2686,30 @@ static void cfq_sm_boost_dry_holds(struct kunit *test)
 }
 
 /*
+ * Process 0 is served once (boosted if @both), then process 1 starts,
+ * boosted, is served once and idles for its next read: its queue.
+ */
+static struct cfq_queue *cfq_fix_boost_second(struct cfq_fix *f, bool both)
+{
+	struct cfq_queue *q1;
+	struct request *rq;
+
+	if (both)
+		f->cfqd->new_boost = MS(100000);
+	rq = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(f->test, cfq_dispatch_request(f->hctx), rq);
+	cfq_fix_done(f, rq);
+	cfq_fix_fire(f);
+	f->cfqd->new_boost = MS(100000);
+	rq = cfq_fix_add(f, 1, FAR);
+	KUNIT_ASSERT_PTR_EQ(f->test, cfq_dispatch_request(f->hctx), rq);
+	q1 = cfq_fix_sync_queue(f, 1);
+	cfq_fix_done(f, rq);
+	KUNIT_ASSERT_TRUE(f->test, cfqq_wait_request(q1));
+	return q1;
+}
+
+/*
  * The slice of a boosted queue (process 1) ends while its read is at the
  * disk: the slice is renewed and the queue idles for its next read,
  * rather than leave the disk to the stream (process 0) that waits.  Not
@@ -2699,18 +2723,7 @@ static void cfq_sm_boost_renew_case(struct kunit *test, bool both)
 	struct request *a, *b;
 	u64 start;
 
-	if (both)
-		cfqd->new_boost = MS(100000);
-	a = cfq_fix_add(f, 0, 1000);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	cfq_fix_done(f, a);
-	cfq_fix_fire(f);
-	cfqd->new_boost = MS(100000);
-	b = cfq_fix_add(f, 1, FAR);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
-	q1 = cfq_fix_sync_queue(f, 1);
-	cfq_fix_done(f, b);
-	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q1));
+	q1 = cfq_fix_boost_second(f, both);
 	a = cfq_fix_add(f, 0, 1008);
 	b = cfq_fix_add(f, 1, FAR + 8);
 	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
@@ -2757,16 +2770,7 @@ static void cfq_sm_boost_requeue(struct kunit *test)
 	struct request *a, *b, *c, *r;
 	struct cfq_queue *q1;
 
-	a = cfq_fix_add(f, 0, 1000);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
-	cfq_fix_done(f, a);
-	cfq_fix_fire(f);
-	cfqd->new_boost = MS(100000);
-	b = cfq_fix_add(f, 1, FAR);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
-	q1 = cfq_fix_sync_queue(f, 1);
-	cfq_fix_done(f, b);
-	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q1));
+	q1 = cfq_fix_boost_second(f, false);
 	/* the stream waits first; process 2 goes ahead of it */
 	a = cfq_fix_add(f, 0, 1008);
 	c = cfq_fix_add(f, 2, 2 * FAR);
