@@ -2757,6 +2757,46 @@ static void cfq_sm_boost_renew_both(struct kunit *test)
 	cfq_sm_boost_renew_case(test, true);
 }
 
+#ifdef CONFIG_CFQ_GROUP_IOSCHED
+/*
+ * The boosted queue's slice is not extended while another group is busy:
+ * groups share the disk by their weights, and a boost works within a
+ * group only.
+ */
+static void cfq_sm_boost_no_renew_groups(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct blkcg_gq *blkg;
+	struct cfq_queue *q1;
+	struct request *a, *b, *r;
+	struct cfq_group *g;
+
+	blkg = cfq_fix_blkg(f, &g);
+	q1 = cfq_fix_boost_second(f, false);
+	a = cfq_fix_add_in(f, 2, 1 << 20, blkg);
+	KUNIT_ASSERT_EQ(test, cfqd->grp_st.count, 2U);
+	b = cfq_fix_add(f, 1, FAR + 8);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	q1->slice_end = ktime_get_ns();
+	cfq_fix_done(f, b);
+	/* its group may wait busy for it; then that wait ends too */
+	q1->slice_end = ktime_get_ns();
+	r = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_renewed, 0UL);
+	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE), 1UL);
+	if (r)
+		cfq_fix_done(f, r);
+	cfq_fix_drain(f);
+	KUNIT_EXPECT_NULL(test, a->elv.priv[0]);
+}
+#else
+static void cfq_sm_boost_no_renew_groups(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_CFQ_GROUP_IOSCHED");
+}
+#endif
+
 /*
  * Processes 1 and 2 start beside a stream (process 0).  Process 2 waits
  * ahead of the stream, which was busy first.  The slice of 1 ends with a
@@ -2872,6 +2912,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_boost_dry_holds),
 	KUNIT_CASE(cfq_sm_boost_renew),
 	KUNIT_CASE(cfq_sm_boost_renew_both),
+	KUNIT_CASE(cfq_sm_boost_no_renew_groups),
 	KUNIT_CASE(cfq_sm_boost_requeue),
 	{}
 };
