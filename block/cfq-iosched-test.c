@@ -2711,7 +2711,7 @@ static struct cfq_queue *cfq_fix_boost_second(struct cfq_fix *f, bool both)
 
 /*
  * The slice of a boosted queue (process 1) ends while its read is at the
- * disk: the slice is renewed and the queue idles for its next read,
+ * disk: the slice is extended and the queue idles for its next read,
  * rather than leave the disk to the stream (process 0) that waits.  Not
  * when the stream is boosted too: the disk goes to it.
  */
@@ -2731,7 +2731,7 @@ static void cfq_sm_boost_renew_case(struct kunit *test, bool both)
 	start = q1->slice_start;
 	q1->slice_end = ktime_get_ns();
 	cfq_fix_done(f, b);
-	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_renewed, (unsigned long)!both);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_extended, (unsigned long)!both);
 	if (!both) {
 		/* extended, not restarted: the group is charged it all */
 		KUNIT_EXPECT_EQ(test, q1->slice_start, start);
@@ -2783,7 +2783,7 @@ static void cfq_sm_boost_no_renew_groups(struct kunit *test)
 	/* its group may wait busy for it; then that wait ends too */
 	q1->slice_end = ktime_get_ns();
 	r = cfq_dispatch_request(f->hctx);
-	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_renewed, 0UL);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_extended, 0UL);
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE), 1UL);
 	if (r)
 		cfq_fix_done(f, r);
@@ -2819,7 +2819,7 @@ static void cfq_sm_boost_requeue(struct kunit *test)
 	b = cfq_fix_add(f, 1, FAR + 16);
 	q1->slice_end = ktime_get_ns();
 	cfq_fix_done(f, r);
-	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_renewed, 0UL);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_boost_extended, 0UL);
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE), 1UL);
 	/* process 2's turn, then process 1's, then the stream's */
 	r = cfq_dispatch_request(f->hctx);

@@ -1581,7 +1581,7 @@ static bool cfq_slice_over(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	if (!cfqq_boosted(cfqd, cfqq, now) || cfqd->grp_st.count > 1 ||
 	    cfq_boost_waits(cfqd, cfqq, now))
 		return true;
-	cfqd->stat_boost_renewed++;
+	cfqd->stat_boost_extended++;
 	cfqq->slice_end = now + cfq_scaled_slice(cfqd, cfqq);
 	blk_add_trace_msg(cfqd->q, "cfq%d boost: slice_end +%llu us", cfqq->pid,
 			  div_u64(cfqq->slice_end - now, NSEC_PER_USEC));
@@ -3233,9 +3233,9 @@ static int cfq_stats_show(void *data, struct seq_file *m)
 		   cfqd->stat_no_icq, cfqd->stat_requeues, cfqd->stat_wait_busy);
 	seq_printf(m, "coop_merges %lu\ncoop_splits %lu\n",
 		   cfqd->stat_coop_merges, cfqd->stat_coop_splits);
-	seq_printf(m, "boosts %lu\nboost_preempts %lu\nboost_renewed %lu\nboost_capped %lu\nburst_unboosted %lu\n",
+	seq_printf(m, "boosts %lu\nboost_preempts %lu\nboost_extended %lu\nboost_capped %lu\nburst_unboosted %lu\n",
 		   cfqd->stat_boosts, cfqd->stat_boost_preempts,
-		   cfqd->stat_boost_renewed,
+		   cfqd->stat_boost_extended,
 		   cfqd->stat_boost_capped, cfqd->stat_burst_unboosted);
 	spin_unlock_irq(&cfqd->lock);
 	return 0;

@@ -302,7 +302,7 @@ struct cfq_data {
 	unsigned long		stat_coop_splits;	/* processes split off */
 	unsigned long		stat_boosts;		/* new queues boosted */
 	unsigned long		stat_boost_preempts;	/* preemptions by them */
-	unsigned long		stat_boost_renewed;	/* their slices renewed */
+	unsigned long		stat_boost_extended;	/* their slices extended */
 	unsigned long		stat_burst_unboosted;	/* new, in a burst */
 	unsigned long		stat_boost_capped;	/* boosts ended by service */
 };
