@@ -2712,8 +2712,9 @@ static struct cfq_queue *cfq_fix_boost_second(struct cfq_fix *f, bool both)
 /*
  * The slice of a boosted queue (process 1) ends while its read is at the
  * disk: the slice is extended and the queue idles for its next read,
- * rather than leave the disk to the stream (process 0) that waits.  Not
- * when the stream is boosted too: the disk goes to it.
+ * rather than leave the disk to the stream (process 0) that waits; the
+ * stream's request is only injected beside it.  Not when the stream is
+ * boosted too: the disk goes to it.
  */
 static void cfq_sm_boost_renew_case(struct kunit *test, bool both)
 {
@@ -2740,10 +2741,11 @@ static void cfq_sm_boost_renew_case(struct kunit *test, bool both)
 	KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE),
 			(unsigned long)both);
 	KUNIT_EXPECT_EQ(test, cfqq_wait_request(q1), !both);
-	b = cfq_dispatch_request(f->hctx);
-	KUNIT_EXPECT_PTR_EQ(test, b, both ? a : NULL);
-	if (b)
-		cfq_fix_done(f, b);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_injected, (unsigned long)!both);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue,
+			    both ? cfq_fix_sync_queue(f, 0) : q1);
+	cfq_fix_done(f, a);
 	cfq_fix_drain(f);
 }
 
@@ -2755,6 +2757,105 @@ static void cfq_sm_boost_renew(struct kunit *test)
 static void cfq_sm_boost_renew_both(struct kunit *test)
 {
 	cfq_sm_boost_renew_case(test, true);
+}
+
+/*
+ * The limit on requests injected beside a boosted queue: it opens at 1
+ * with the first read timed alone, rises by one for a read that took less
+ * than 3/2 of the reads' mean time alone with injected requests at the
+ * device, and falls by one for a slower one, down to 0.
+ */
+static void cfq_test_inject_adjust(struct kunit *test)
+{
+	struct cfq_queue q = {};
+
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(1), MS(1), 8);
+	KUNIT_EXPECT_EQ(test, q.inject_limit, 0U);
+	cfq_inject_adjust(&q, CFQ_INJECT_OTHERS, MS(1), MS(1), 8);
+	KUNIT_EXPECT_EQ(test, q.inject_limit, 0U);
+	KUNIT_EXPECT_EQ(test, q.inject_base_ns, 0ULL);
+	cfq_inject_adjust(&q, CFQ_INJECT_ALONE, MS(8), MS(2), 8);
+	KUNIT_EXPECT_EQ(test, q.inject_limit, 1U);
+	KUNIT_EXPECT_EQ(test, q.inject_base_ns, MS(8));
+	/* a mean of the reads alone, each new one weighing 1/8 */
+	cfq_inject_adjust(&q, CFQ_INJECT_ALONE, MS(16), MS(3), 8);
+	KUNIT_EXPECT_EQ(test, q.inject_base_ns, MS(9));
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13), MS(4), 2);
+	KUNIT_EXPECT_EQ(test, q.inject_limit, 2U);
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13), MS(5), 2);
+	KUNIT_EXPECT_EQ(test, q.inject_limit, 2U);
+	/* 13.5 ms is 3/2 of 9 */
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13) + MS(1) / 2, MS(6), 8);
+	KUNIT_EXPECT_EQ(test, q.inject_limit, 1U);
+	KUNIT_EXPECT_EQ(test, q.inject_cut, MS(6));
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(40), MS(7), 8);
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(40), MS(8), 8);
+	KUNIT_EXPECT_EQ(test, q.inject_limit, 0U);
+	KUNIT_EXPECT_EQ(test, q.inject_cut, MS(8));
+	/* alone again: the limit stays shut until it is tried again */
+	cfq_inject_adjust(&q, CFQ_INJECT_ALONE, MS(9), MS(9), 8);
+	KUNIT_EXPECT_EQ(test, q.inject_limit, 0U);
+}
+
+/*
+ * A boosted queue (process 1) idles for its next read while a stream
+ * (process 0) waits: one of the stream's requests goes to the disk beside
+ * it and the boosted queue keeps the disk.  The boosted read that follows,
+ * timed with that request at the disk, raises the limit when it was quick
+ * and lowers it when slow; a limit of 0 injects nothing until
+ * CFQ_INJECT_PROBE_NS after it was lowered.
+ */
+static void cfq_sm_boost_inject_case(struct kunit *test, bool slow)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct request *a, *b, *c, *d;
+	struct cfq_queue *q1;
+
+	q1 = cfq_fix_boost_second(f, false);
+	KUNIT_ASSERT_EQ(test, q1->inject_limit, 1U);
+	a = cfq_fix_add(f, 0, 1008);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), a);
+	c = cfq_fix_add(f, 0, 1016);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_injected, 1UL);
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
+	KUNIT_EXPECT_TRUE(test, cfqq_wait_request(q1));
+	/* one request at the disk: the limit */
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	b = cfq_fix_add(f, 1, FAR + 8);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+	KUNIT_EXPECT_EQ(test, cfqd->inject_seen, CFQ_INJECT_INJECTED);
+	cfq_fix_done(f, a);
+	/* its time alone: far longer, or far shorter, than it takes now */
+	q1->inject_base_ns = slow ? 1 : MS(100000);
+	cfq_fix_done(f, b);
+	KUNIT_EXPECT_EQ(test, q1->inject_limit, slow ? 0U : 2U);
+	KUNIT_EXPECT_EQ(test, cfqd->stat_inject_cuts, (unsigned long)slow);
+	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q1));
+	d = cfq_dispatch_request(f->hctx);
+	KUNIT_EXPECT_PTR_EQ(test, d, slow ? NULL : c);
+	if (slow) {
+		/* tried again at 1 once CFQ_INJECT_PROBE_NS has passed */
+		q1->inject_cut = ktime_get_ns() - CFQ_INJECT_PROBE_NS;
+		d = cfq_dispatch_request(f->hctx);
+		KUNIT_EXPECT_PTR_EQ(test, d, c);
+		KUNIT_EXPECT_EQ(test, q1->inject_limit, 1U);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, cfqd->active_queue, q1);
+	if (d)
+		cfq_fix_done(f, d);
+	KUNIT_EXPECT_EQ(test, cfqd->inject_in_driver, 0U);
+	cfq_fix_drain(f);
+}
+
+static void cfq_sm_boost_inject(struct kunit *test)
+{
+	cfq_sm_boost_inject_case(test, false);
+}
+
+static void cfq_sm_boost_inject_slow(struct kunit *test)
+{
+	cfq_sm_boost_inject_case(test, true);
 }
 
 #ifdef CONFIG_CFQ_GROUP_IOSCHED
@@ -2850,6 +2951,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_test_maxrq),
 	KUNIT_CASE(cfq_test_rq_noidle),
 	KUNIT_CASE(cfq_test_wl_class),
+	KUNIT_CASE(cfq_test_inject_adjust),
 	KUNIT_CASE(cfq_sm_busy_idle),
 	KUNIT_CASE(cfq_sm_idle_hit),
 	KUNIT_CASE(cfq_sm_idle_timeout),
@@ -2912,6 +3014,8 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_boost_dry_holds),
 	KUNIT_CASE(cfq_sm_boost_renew),
 	KUNIT_CASE(cfq_sm_boost_renew_both),
+	KUNIT_CASE(cfq_sm_boost_inject),
+	KUNIT_CASE(cfq_sm_boost_inject_slow),
 	KUNIT_CASE(cfq_sm_boost_no_renew_groups),
 	KUNIT_CASE(cfq_sm_boost_requeue),
 	{}

@@ -25,7 +25,9 @@
  *   its sync queue takes the disk from queues that are not boosted as
  *   soon as it has a request, waits at the front of its tree, idles for
  *   its next request whatever its seeks and think time, and has its
- *   slice extended while no other boosted queue waits.
+ *   slice extended while no other boosted queue waits.  While it idles,
+ *   other queues' requests go to the disk beside it, as many as its reads
+ *   show do not slow them (injection, as bfq does).
  *   Starting an application is a burst of small scattered reads with
  *   think time between them; served in turn with streaming readers, each
  *   read waits for their slices (bfq's weight raising answers the same).
@@ -133,6 +135,13 @@
 /* A boosted queue idles at least this long (bfq's idle for such queues). */
 #define CFQ_BOOST_IDLE_NS		(20 * NSEC_PER_MSEC)
 #define CFQ_BURST_MAX			8
+/*
+ * Beside a boosted queue that idles, other queues' requests may go to the
+ * device while its reads take less than 3/2 of their time alone (bfq's
+ * injection; see also CFQ_INJECT_PROBE_NS).
+ */
+#define CFQ_INJECT_SLOWER_NUM		3
+#define CFQ_INJECT_SLOWER_DEN		2
 
 static const char *const cfq_expire_name[CFQ_NR_EXPIRE] = {
 	[CFQ_EXP_SLICE]		= "slice",
@@ -2162,6 +2171,133 @@ static void cfq_boost_charge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			  cfqq->pid, cic->boost_sectors);
 }
 
+/* ---- injection beside a boosted queue ------------------------------------ */
+
+/*
+ * A boosted queue that idles leaves the disk unused for its process's think
+ * time, which a starting application spends on the CPU.  Other queues of
+ * its group may send requests meanwhile (are injected), as long as that
+ * does not slow the boosted queue's own reads: its inject_limit bounds the
+ * requests at the device, its own included, while it idles.  The limit
+ * starts at 0 and opens at 1 once a read of the queue has been timed
+ * alone; it then follows the reads timed with injected requests at the
+ * device (cfq_inject_sample()): one that took 3/2 of the reads' mean time
+ * alone or more lowers it by one, a quicker one raises it by one, up to
+ * quantum.  A limit of 0 is tried again at 1 after CFQ_INJECT_PROBE_NS:
+ * what the others send may have changed.  The boosted queue's group pays
+ * for the time, as for its idling; the injected queues keep their place.
+ */
+VISIBLE_IF_KUNIT void cfq_inject_adjust(struct cfq_queue *cfqq,
+					enum cfq_inject_seen seen, u64 t,
+					u64 now, unsigned int max)
+{
+	u64 base = cfqq->inject_base_ns;
+
+	switch (seen) {
+	case CFQ_INJECT_ALONE:
+		if (!base)
+			cfqq->inject_limit = max_t(unsigned int,
+						   cfqq->inject_limit, 1);
+		/* A mean over about the last 8 reads: they seek unevenly. */
+		cfqq->inject_base_ns = base ? base - (base >> 3) + (t >> 3) : t;
+		break;
+	case CFQ_INJECT_INJECTED:
+		if (!base)
+			break;
+		if (t * CFQ_INJECT_SLOWER_DEN >= base * CFQ_INJECT_SLOWER_NUM) {
+			if (cfqq->inject_limit)
+				cfqq->inject_limit--;
+			cfqq->inject_cut = now;
+		} else if (cfqq->inject_limit < max) {
+			cfqq->inject_limit++;
+		}
+		break;
+	case CFQ_INJECT_OTHERS:
+		break;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(cfq_inject_adjust);
+
+/*
+ * A queue whose next request may go to the device beside the active
+ * queue, boosted and idling (see cfq_inject_adjust()), or NULL.  Async
+ * work first: writeback to a write cache delays a read least.
+ */
+static struct cfq_queue *cfq_inject_queue(struct cfq_data *cfqd, u64 now)
+{
+	struct cfq_queue *active = cfqd->active_queue, *cfqq;
+	enum cfq_wl_class c;
+	enum cfq_wl_type t;
+	struct rb_node *n;
+
+	if (!active || active->next_rq || !cfqq_boosted(cfqd, active, now) ||
+	    (!cfqq_wait_request(active) && !active->dispatched))
+		return NULL;
+	if (!active->inject_limit && active->inject_base_ns &&
+	    now - active->inject_cut >= CFQ_INJECT_PROBE_NS)
+		active->inject_limit = 1;
+	if (cfqd->rq_in_driver >= active->inject_limit)
+		return NULL;
+	for (c = CFQ_RT_WL; c < CFQ_IDLE_WL; c++) {
+		for (t = 0; t < CFQ_NR_WL_TYPES; t++) {
+			n = rb_first_cached(&cfq_st(active->cfqg, c, t)->rb);
+			for (; n; n = rb_next(n)) {
+				cfqq = rb_entry(n, struct cfq_queue, rb_node);
+				if (cfqq == active || !cfqq->next_rq)
+					continue;
+				if (cfq_may_dispatch(cfqd, cfqq, now))
+					return cfqq;
+				break;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * @rq of @cfqq went to the device.  Time it if it is the active boosted
+ * queue's and no read is timed; note an injected request beside the one
+ * timed.
+ */
+static void cfq_inject_time(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    struct request *rq, u64 now)
+{
+	if (cfq_rq_flags(rq) & CFQ_RQ_INJECTED) {
+		if (cfqd->inject_rq && cfqd->inject_seen == CFQ_INJECT_ALONE)
+			cfqd->inject_seen = CFQ_INJECT_INJECTED;
+		return;
+	}
+	if (cfqd->inject_rq || cfqq != cfqd->active_queue ||
+	    !cfqq_boosted(cfqd, cfqq, now))
+		return;
+	cfqd->inject_rq = rq;
+	cfqd->inject_rq_start = now;
+	if (cfqd->inject_in_driver)
+		cfqd->inject_seen = CFQ_INJECT_INJECTED;
+	else if (cfqd->rq_in_driver > cfqq->dispatched)
+		cfqd->inject_seen = CFQ_INJECT_OTHERS;
+	else
+		cfqd->inject_seen = CFQ_INJECT_ALONE;
+}
+
+/* The timed read @rq completed at @now: adjust its queue's limit. */
+static void cfq_inject_sample(struct cfq_data *cfqd, struct request *rq,
+			      u64 now)
+{
+	struct cfq_queue *cfqq = rq_cfqq(rq);
+	unsigned int limit = cfqq->inject_limit;
+
+	cfqd->inject_rq = NULL;
+	cfq_inject_adjust(cfqq, cfqd->inject_seen,
+			  now - cfqd->inject_rq_start, now,
+			  READ_ONCE(cfqd->quantum));
+	if (cfqq->inject_limit < limit) {
+		cfqd->stat_inject_cuts++;
+		blk_add_trace_msg(cfqd->q, "cfq%d inject limit %u", cfqq->pid,
+				  cfqq->inject_limit);
+	}
+}
+
 static void cfq_account_dispatch(struct cfq_data *cfqd, struct request *rq,
 				 u64 now)
 {
@@ -2172,12 +2308,34 @@ static void cfq_account_dispatch(struct cfq_data *cfqd, struct request *rq,
 	cfqq->slice_dispatch++;
 	if (!cfqq->dispatch_start)
 		cfqq->dispatch_start = now;
-	cfqd->last_pos = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	/*
+	 * Where the active queue left the disk: an injected request does
+	 * not move it, or its queue would pass for the active queue's
+	 * close cooperator (cfq_close_cooperator()).
+	 */
+	if (!(cfq_rq_flags(rq) & CFQ_RQ_INJECTED))
+		cfqd->last_pos = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	cfqd->stat_dispatched[cfq_wl_class_of(cfqq->ioprio_class)]++;
 	cfqq->cfqg->served_sectors += blk_rq_sectors(rq);
 	if (!cfqq_class_idle(cfqq))
 		cfqd->last_busy_ns = now;
 	cfq_boost_charge(cfqd, cfqq, rq, now);
+	cfq_inject_time(cfqd, cfqq, rq, now);
+}
+
+/* A request of @cfqq goes to the device beside the boosted active queue. */
+static struct request *cfq_inject(struct cfq_data *cfqd,
+				  struct cfq_queue *cfqq, u64 now)
+{
+	struct request *rq = cfqq->next_rq;
+
+	cfq_rq_set_flags(rq, cfq_rq_flags(rq) | CFQ_RQ_INJECTED);
+	cfqd->inject_in_driver++;
+	cfqd->stat_injected++;
+	blk_add_trace_msg(cfqd->q, "cfq%d inject beside cfq%d", cfqq->pid,
+			  cfqd->active_queue->pid);
+	cfq_account_dispatch(cfqd, rq, now);
+	return rq;
 }
 
 static struct request *__cfq_dispatch(struct cfq_data *cfqd, u64 now)
@@ -2197,7 +2355,11 @@ static struct request *__cfq_dispatch(struct cfq_data *cfqd, u64 now)
 		return NULL;
 
 	cfqq = cfq_select_queue(cfqd, now);
-	if (!cfqq || !cfqq->next_rq || !cfq_may_dispatch(cfqd, cfqq, now))
+	if (!cfqq) {
+		cfqq = cfq_inject_queue(cfqd, now);
+		return cfqq ? cfq_inject(cfqd, cfqq, now) : NULL;
+	}
+	if (!cfqq->next_rq || !cfq_may_dispatch(cfqd, cfqq, now))
 		return NULL;
 
 	rq = cfq_check_fifo(cfqq, now);
@@ -2345,7 +2507,10 @@ static bool cfq_rq_left_driver(struct cfq_data *cfqd, struct request *rq)
 
 	if (!cfqq || !(flags & CFQ_RQ_DRIVER))
 		return false;
-	cfq_rq_set_flags(rq, flags & ~CFQ_RQ_DRIVER);
+	cfq_rq_set_flags(rq, flags & ~(CFQ_RQ_DRIVER | CFQ_RQ_INJECTED));
+	if ((flags & CFQ_RQ_INJECTED) &&
+	    !WARN_ON_ONCE(!cfqd->inject_in_driver))
+		cfqd->inject_in_driver--;
 	if (!WARN_ON_ONCE(!cfqq->dispatched))
 		cfqq->dispatched--;
 	if (!WARN_ON_ONCE(!cfqd->rq_in_driver))
@@ -2437,6 +2602,8 @@ VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 		return;
 	}
 	now = ktime_get_ns();
+	if (rq == cfqd->inject_rq)
+		cfq_inject_sample(cfqd, rq, now);
 	if (rq_is_sync(rq)) {
 		cfqq->ttime.last_end_ns = now;
 		cfq_kind_st(cfqq)->ttime.last_end_ns = now;
@@ -2470,6 +2637,9 @@ VISIBLE_IF_KUNIT void cfq_requeue_request(struct request *rq)
 
 	spin_lock_irqsave(&cfqd->lock, flags);
 	cfqd->stat_requeues++;
+	/* Its time would count the requeue: not a sample. */
+	if (rq == cfqd->inject_rq)
+		cfqd->inject_rq = NULL;
 	if (!(rq->rq_flags & RQF_DONTPREP) && cfq_rq_left_driver(cfqd, rq) &&
 	    !rq_cfqq(rq)->dispatched)
 		rq_cfqq(rq)->charged_until = 0;	/* no tail at the device */
@@ -3154,7 +3324,7 @@ static struct elv_fs_entry cfq_attrs[] = {
 #ifdef CONFIG_BLK_DEBUG_FS
 static void cfq_show_queue(struct seq_file *m, struct cfq_queue *cfqq)
 {
-	seq_printf(m, "  cfq%d %s class %u prio %u type %d queued %u dispatched %u ttime_us %llu seeky %d idle_window %d group_window %d coop %d processes %d merge_into %d boosted %d\n",
+	seq_printf(m, "  cfq%d %s class %u prio %u type %d queued %u dispatched %u ttime_us %llu seeky %d idle_window %d group_window %d coop %d processes %d merge_into %d boosted %d inject_limit %u\n",
 		   cfqq->pid, cfqq_sync(cfqq) ? "sync" : "async",
 		   cfqq->ioprio_class, cfqq->ioprio, cfqq->wl_type,
 		   cfqq->queued, cfqq->dispatched,
@@ -3163,7 +3333,8 @@ static void cfq_show_queue(struct seq_file *m, struct cfq_queue *cfqq)
 		   cfqq_idle_window(cfqq), cfqq_group_window(cfqq),
 		   cfqq_coop(cfqq), cfqq_process_refs(cfqq),
 		   cfqq->new_cfqq ? cfqq->new_cfqq->pid : 0,
-		   cfqq_boosted(cfqq->cfqd, cfqq, ktime_get_ns()));
+		   cfqq_boosted(cfqq->cfqd, cfqq, ktime_get_ns()),
+		   cfqq->inject_limit);
 }
 
 /* What is served, the busy groups and their queues. */
@@ -3237,6 +3408,8 @@ static int cfq_stats_show(void *data, struct seq_file *m)
 		   cfqd->stat_boosts, cfqd->stat_boost_preempts,
 		   cfqd->stat_boost_extended,
 		   cfqd->stat_boost_capped, cfqd->stat_burst_unboosted);
+	seq_printf(m, "injected %lu\ninject_cuts %lu\n", cfqd->stat_injected,
+		   cfqd->stat_inject_cuts);
 	spin_unlock_irq(&cfqd->lock);
 	return 0;
 }

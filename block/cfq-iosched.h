@@ -45,6 +45,12 @@ enum cfq_wl_type {
  * authors measured, less than a stream moves in a few seconds.
  */
 #define CFQ_BOOST_MAX_SECTORS	(110 * 1024)
+/*
+ * A limit on injection beside a boosted queue that fell to 0 is tried
+ * again at 1 after a second, as bfq does: the others' requests may have
+ * changed.
+ */
+#define CFQ_INJECT_PROBE_NS	NSEC_PER_SEC
 /* Fraction bits of a hierarchical weight (cfq_group_hweight()). */
 #define CFQ_HW_SHIFT		10
 
@@ -112,6 +118,10 @@ struct cfq_queue {
 	int			allocated;	/* references held by requests */
 
 	u64			boost_end;	/* ns: boosted until (new queue) */
+	/* others' requests sent while it idles boosted (cfq_inject_queue()) */
+	unsigned int		inject_limit;	/* at the device, its own too */
+	u64			inject_base_ns;	/* its reads' time alone, mean */
+	u64			inject_cut;	/* ns: the limit last lowered */
 
 	pid_t			pid;
 };
@@ -215,6 +225,7 @@ CFQQ_FNS(split_coop, CFQQ_SPLIT_COOP)
  */
 #define CFQ_RQ_QUEUED		BIT(0)	/* in its queue's lists */
 #define CFQ_RQ_DRIVER		BIT(1)	/* dispatched, counted at the driver */
+#define CFQ_RQ_INJECTED		BIT(2)	/* sent while a boosted queue idled */
 #define CFQ_RQ_PRIO_SHIFT	16
 
 enum cfq_expire_why {
@@ -226,6 +237,17 @@ enum cfq_expire_why {
 	CFQ_EXP_GONE,		/* queue freed or switched group */
 	CFQ_EXP_COOP,		/* ran dry, a close cooperator goes on */
 	CFQ_NR_EXPIRE,
+};
+
+/*
+ * What else was at the device while a boosted queue's read was timed:
+ * nothing, requests sent beside it while it idled, or others (sent before
+ * its turn), whose time says nothing of injection.
+ */
+enum cfq_inject_seen {
+	CFQ_INJECT_ALONE,
+	CFQ_INJECT_INJECTED,
+	CFQ_INJECT_OTHERS,
 };
 
 struct cfq_data {
@@ -267,6 +289,12 @@ struct cfq_data {
 	struct hrtimer		idle_timer;
 	u64			idle_end;	/* the active queue's wait ends */
 
+	/* the boosted read being timed (cfq_inject_sample()) */
+	struct request		*inject_rq;
+	u64			inject_rq_start;
+	enum cfq_inject_seen	inject_seen;
+	unsigned int		inject_in_driver;	/* CFQ_RQ_INJECTED ones */
+
 	/* tunables (sysfs) */
 	u64			fifo_expire[2];		/* ns, async, sync */
 	u64			slice[2];		/* ns, async, sync */
@@ -305,6 +333,8 @@ struct cfq_data {
 	unsigned long		stat_boost_extended;	/* their slices extended */
 	unsigned long		stat_burst_unboosted;	/* new, in a burst */
 	unsigned long		stat_boost_capped;	/* boosts ended by service */
+	unsigned long		stat_injected;	/* sent beside a boosted queue */
+	unsigned long		stat_inject_cuts;	/* its limit lowered */
 };
 
 struct request;
@@ -344,6 +374,8 @@ bool cfq_noidle_preempt(const struct cfq_queue *new,
 			const struct cfq_queue *active);
 bool cfqq_boosted(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
 		  u64 now);
+void cfq_inject_adjust(struct cfq_queue *cfqq, enum cfq_inject_seen seen,
+		       u64 t, u64 now, unsigned int max);
 
 /* The scheduler's entry points, for KUnit's fake queue. */
 struct blk_mq_hw_ctx;
