@@ -2175,9 +2175,11 @@ static void cfq_boost_charge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 
 /*
  * A boosted queue that idles leaves the disk unused for its process's think
- * time, which a starting application spends on the CPU.  Other queues of
- * its group may send requests meanwhile (are injected), as long as that
- * does not slow the boosted queue's own reads: its inject_limit bounds the
+ * time, which a starting application spends on the CPU.  If that time is
+ * longer than slice_idle on average, other queues of its group may send
+ * requests meanwhile (are injected), as long as that does not slow the
+ * boosted queue's own reads (a quicker thinker is back at the disk before
+ * an injected request is done, as bfq judges): its inject_limit bounds the
  * requests at the device, its own included, while it idles.  The limit
  * starts at 0 and opens at 1 once a read of the queue has been timed
  * alone; it then follows the reads timed with injected requests at the
@@ -2232,6 +2234,10 @@ static struct cfq_queue *cfq_inject_queue(struct cfq_data *cfqd, u64 now)
 
 	if (!active || active->next_rq || !cfqq_boosted(cfqd, active, now) ||
 	    (!cfqq_wait_request(active) && !active->dispatched))
+		return NULL;
+	/* A quick thinker is back before an injected request is done. */
+	if (!cfq_ttime_valid(&active->ttime) ||
+	    active->ttime.mean_ns <= READ_ONCE(cfqd->slice_idle))
 		return NULL;
 	if (!active->inject_limit && active->inject_base_ns &&
 	    now - active->inject_cut >= CFQ_INJECT_PROBE_NS)
