@@ -2758,6 +2758,38 @@ static void cfq_sm_boost_renew_both(struct kunit *test)
 }
 
 /*
+ * While writeback of its group waits, a boosted queue's used slice is
+ * extended once a turn, not more: its second used slice ends, and the
+ * async queue gets its turn.
+ */
+static void cfq_sm_boost_renew_async(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_data *cfqd = f->cfqd;
+	struct request *w, *b;
+	struct cfq_queue *q1;
+	int i;
+
+	q1 = cfq_fix_boost_second(f, false);
+	w = cfq_fix_rq(f, 0, 1000, 0);
+	w->cmd_flags = REQ_OP_WRITE | REQ_NOMERGE;
+	cfq_fix_insert(f, w, 0);
+	for (i = 0; i < 2; i++) {
+		b = cfq_fix_add(f, 1, FAR + 8 + i * 8);
+		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
+		q1->slice_end = ktime_get_ns();
+		cfq_fix_done(f, b);
+		KUNIT_EXPECT_EQ(test, cfqd->stat_boost_extended, 1UL);
+		KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE),
+				(unsigned long)i);
+		KUNIT_EXPECT_EQ(test, cfqq_wait_request(q1), !i);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), w);
+	cfq_fix_done(f, w);
+	cfq_fix_drain(f);
+}
+
+/*
  * The limit on requests injected beside a boosted queue: it opens at 1
  * with the first read timed alone, rises by one for a read that took less
  * than 3/2 of the reads' mean time alone with injected requests at the
@@ -3022,6 +3054,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_boost_dry_holds),
 	KUNIT_CASE(cfq_sm_boost_renew),
 	KUNIT_CASE(cfq_sm_boost_renew_both),
+	KUNIT_CASE(cfq_sm_boost_renew_async),
 	KUNIT_CASE(cfq_sm_boost_inject),
 	KUNIT_CASE(cfq_sm_boost_inject_slow),
 	KUNIT_CASE(cfq_sm_boost_no_renew_groups),

@@ -1573,14 +1573,25 @@ static bool cfq_slice_used(struct cfq_queue *cfqq, u64 now)
 	return !cfqq_slice_new(cfqq) && now >= cfqq->slice_end;
 }
 
+/* Does async work of @cfqg wait (its RT or BE async tree)? */
+static bool cfq_async_waits(struct cfq_group *cfqg)
+{
+	return cfq_st(cfqg, CFQ_RT_WL, CFQ_ASYNC_WL)->count ||
+	       cfq_st(cfqg, CFQ_BE_WL, CFQ_ASYNC_WL)->count;
+}
+
 /*
  * Is the slice of the active queue @cfqq over at @now?  A boosted queue's
  * slice is extended instead, by another slice from now, while its group
  * is the only busy one and no other boosted queue waits: a starting
  * application keeps the disk between its reads rather than leave it to
  * the streams at each slice's end and then find their requests at the
- * disk ahead of its next read.  The group is charged the whole time at
- * the slice's end, from the slice's start.
+ * disk ahead of its next read.  While the group's async work waits, only
+ * once a turn: writeback must go on, or dirty throttling stops every
+ * process that writes, and writes injected beside the boosted queue are
+ * few where the drive destages its write cache on the head that reads.
+ * The group is charged the whole time at the slice's end, from the
+ * slice's start.
  */
 static bool cfq_slice_over(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			   u64 now)
@@ -1590,6 +1601,9 @@ static bool cfq_slice_over(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	if (!cfqq_boosted(cfqd, cfqq, now) || cfqd->grp_st.count > 1 ||
 	    cfq_boost_waits(cfqd, cfqq, now))
 		return true;
+	if (cfqq->boost_extends && cfq_async_waits(cfqq->cfqg))
+		return true;
+	cfqq->boost_extends++;
 	cfqd->stat_boost_extended++;
 	cfqq->slice_end = now + cfq_scaled_slice(cfqd, cfqq);
 	blk_add_trace_msg(cfqd->q, "cfq%d boost: slice_end +%llu us", cfqq->pid,
@@ -1659,6 +1673,7 @@ static void cfq_set_active(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq->dispatch_start = 0;
 	cfqq->charged_until = 0;
 	cfqq->slice_dispatch = 0;
+	cfqq->boost_extends = 0;
 	cfqq_clear_fifo_checked(cfqq);
 	cfqq_clear_wait_busy(cfqq);
 	cfqq_mark_slice_new(cfqq);

@@ -118,6 +118,7 @@ struct cfq_queue {
 	int			allocated;	/* references held by requests */
 
 	u64			boost_end;	/* ns: boosted until (new queue) */
+	unsigned int		boost_extends;	/* slice extended, this turn */
 	/* others' requests sent while it idles boosted (cfq_inject_queue()) */
 	unsigned int		inject_limit;	/* at the device, its own too */
 	u64			inject_base_ns;	/* its reads' time alone, mean */
