@@ -2760,70 +2760,91 @@ static void cfq_sm_boost_renew_both(struct kunit *test)
 /*
  * While writeback of its group waits, a boosted queue's used slice is
  * extended once a turn, not more: its second used slice ends, and the
- * async queue gets its turn.
+ * async queue gets its turn.  With no writeback waiting it is extended
+ * again.
  */
-static void cfq_sm_boost_renew_async(struct kunit *test)
+static void cfq_sm_boost_renew_async_case(struct kunit *test, bool async)
 {
 	struct cfq_fix *f = cfq_fix_new(test);
 	struct cfq_data *cfqd = f->cfqd;
-	struct request *w, *b;
+	struct request *w = NULL, *b;
 	struct cfq_queue *q1;
 	int i;
 
 	q1 = cfq_fix_boost_second(f, false);
-	w = cfq_fix_rq(f, 0, 1000, 0);
-	w->cmd_flags = REQ_OP_WRITE | REQ_NOMERGE;
-	cfq_fix_insert(f, w, 0);
+	if (async) {
+		w = cfq_fix_rq(f, 0, 1000, 0);
+		w->cmd_flags = REQ_OP_WRITE | REQ_NOMERGE;
+		cfq_fix_insert(f, w, 0);
+	}
 	for (i = 0; i < 2; i++) {
 		b = cfq_fix_add(f, 1, FAR + 8 + i * 8);
 		KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), b);
 		q1->slice_end = ktime_get_ns();
 		cfq_fix_done(f, b);
-		KUNIT_EXPECT_EQ(test, cfqd->stat_boost_extended, 1UL);
+		KUNIT_EXPECT_EQ(test, cfqd->stat_boost_extended,
+				async ? 1UL : i + 1UL);
 		KUNIT_EXPECT_EQ(test, cfq_fix_expired(f, CFQ_EXP_SLICE),
-				(unsigned long)i);
-		KUNIT_EXPECT_EQ(test, cfqq_wait_request(q1), !i);
+				async ? (unsigned long)i : 0UL);
+		KUNIT_EXPECT_EQ(test, cfqq_wait_request(q1), !async || !i);
 	}
-	KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), w);
-	cfq_fix_done(f, w);
+	if (async) {
+		KUNIT_EXPECT_PTR_EQ(test, cfq_dispatch_request(f->hctx), w);
+		cfq_fix_done(f, w);
+	}
 	cfq_fix_drain(f);
+}
+
+static void cfq_sm_boost_renew_async(struct kunit *test)
+{
+	cfq_sm_boost_renew_async_case(test, true);
+}
+
+static void cfq_sm_boost_renew_again(struct kunit *test)
+{
+	cfq_sm_boost_renew_async_case(test, false);
 }
 
 /*
  * The limit on requests injected beside a boosted queue: it opens at 1
  * with the first read timed alone, rises by one for a read that took less
  * than 3/2 of the reads' mean time alone with injected requests at the
- * device, and falls by one for a slower one, down to 0.
+ * device, if the requests at the device reached it meanwhile, and falls by
+ * one for a slower one, down to 0.
  */
 static void cfq_test_inject_adjust(struct kunit *test)
 {
 	struct cfq_queue q = {};
 
-	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(1), MS(1), 8);
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(1), 1, MS(1), 8);
 	KUNIT_EXPECT_EQ(test, q.inject_limit, 0U);
-	cfq_inject_adjust(&q, CFQ_INJECT_OTHERS, MS(1), MS(1), 8);
+	cfq_inject_adjust(&q, CFQ_INJECT_OTHERS, MS(1), 2, MS(1), 8);
 	KUNIT_EXPECT_EQ(test, q.inject_limit, 0U);
 	KUNIT_EXPECT_EQ(test, q.inject_base_ns, 0ULL);
-	cfq_inject_adjust(&q, CFQ_INJECT_ALONE, MS(8), MS(2), 8);
+	cfq_inject_adjust(&q, CFQ_INJECT_ALONE, MS(8), 1, MS(2), 8);
 	KUNIT_EXPECT_EQ(test, q.inject_limit, 1U);
 	KUNIT_EXPECT_EQ(test, q.inject_base_ns, MS(8));
 	/* a mean of the reads alone, each new one weighing 1/8 */
-	cfq_inject_adjust(&q, CFQ_INJECT_ALONE, MS(16), MS(3), 8);
+	cfq_inject_adjust(&q, CFQ_INJECT_ALONE, MS(16), 1, MS(3), 8);
 	KUNIT_EXPECT_EQ(test, q.inject_base_ns, MS(9));
-	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13), MS(4), 2);
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13), 1, MS(4), 2);
 	KUNIT_EXPECT_EQ(test, q.inject_limit, 2U);
-	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13), MS(5), 2);
+	/* quick, but 2 at the device were never reached: no evidence */
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13), 1, MS(5), 8);
+	KUNIT_EXPECT_EQ(test, q.inject_limit, 2U);
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13), 2, MS(5), 2);
 	KUNIT_EXPECT_EQ(test, q.inject_limit, 2U);
 	/* 13.5 ms is 3/2 of 9 */
-	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13) + MS(1) / 2, MS(6), 8);
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(13) + MS(1) / 2, 2,
+			  MS(6), 8);
 	KUNIT_EXPECT_EQ(test, q.inject_limit, 1U);
 	KUNIT_EXPECT_EQ(test, q.inject_cut, MS(6));
-	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(40), MS(7), 8);
-	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(40), MS(8), 8);
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(40), 1, MS(7), 8);
+	cfq_inject_adjust(&q, CFQ_INJECT_INJECTED, MS(40), 1, MS(8), 8);
 	KUNIT_EXPECT_EQ(test, q.inject_limit, 0U);
 	KUNIT_EXPECT_EQ(test, q.inject_cut, MS(8));
 	/* alone again: the limit stays shut until it is tried again */
-	cfq_inject_adjust(&q, CFQ_INJECT_ALONE, MS(9), MS(9), 8);
+	cfq_inject_adjust(&q, CFQ_INJECT_ALONE, MS(9), 1, MS(9), 8);
 	KUNIT_EXPECT_EQ(test, q.inject_limit, 0U);
 }
 
@@ -2868,6 +2889,7 @@ static void cfq_sm_boost_inject_case(struct kunit *test, bool slow)
 	cfq_fix_done(f, a);
 	/* its time alone: far longer, or far shorter, than it takes now */
 	q1->inject_base_ns = slow ? 1 : MS(100000);
+	cfqd->inject_rq_start -= MS(1);
 	cfq_fix_done(f, b);
 	KUNIT_EXPECT_EQ(test, q1->inject_limit, slow ? 0U : 2U);
 	KUNIT_EXPECT_EQ(test, cfqd->stat_inject_cuts, (unsigned long)slow);
@@ -3055,6 +3077,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_boost_renew),
 	KUNIT_CASE(cfq_sm_boost_renew_both),
 	KUNIT_CASE(cfq_sm_boost_renew_async),
+	KUNIT_CASE(cfq_sm_boost_renew_again),
 	KUNIT_CASE(cfq_sm_boost_inject),
 	KUNIT_CASE(cfq_sm_boost_inject_slow),
 	KUNIT_CASE(cfq_sm_boost_no_renew_groups),

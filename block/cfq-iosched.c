@@ -25,9 +25,11 @@
  *   its sync queue takes the disk from queues that are not boosted as
  *   soon as it has a request, waits at the front of its tree, idles for
  *   its next request whatever its seeks and think time, and has its
- *   slice extended while no other boosted queue waits.  While it idles,
- *   other queues' requests go to the disk beside it, as many as its reads
- *   show do not slow them (injection, as bfq does).
+ *   slice extended while no other boosted queue of its group waits (once
+ *   a turn while async work waits).  While it idles and its process
+ *   thinks longer than slice_idle, other queues of its group send
+ *   requests beside it, as many as its reads show do not slow them
+ *   (injection, as bfq does).
  *   Starting an application is a burst of small scattered reads with
  *   think time between them; served in turn with streaming readers, each
  *   read waits for their slices (bfq's weight raising answers the same).
@@ -1588,10 +1590,8 @@ static bool cfq_async_waits(struct cfq_group *cfqg)
  * the streams at each slice's end and then find their requests at the
  * disk ahead of its next read.  While the group's async work waits, only
  * once a turn: writeback must go on, or dirty throttling stops every
- * process that writes, and writes injected beside the boosted queue are
- * few where the drive destages its write cache on the head that reads.
- * The group is charged the whole time at the slice's end, from the
- * slice's start.
+ * process that writes.  The group is charged the whole time at the
+ * slice's end, from the slice's start.
  */
 static bool cfq_slice_over(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			   u64 now)
@@ -1993,8 +1993,8 @@ static struct cfq_queue *cfq_coop_scan(struct cfq_data *cfqd,
 
 /*
  * A close cooperator of the active queue @cur, which has run dry: the
- * nearest queue of its level, either side of the end of the last
- * dispatch, that cfq_coop_ok() allows.  None for a seeky queue, or one of
+ * nearest queue of its level, either side of the end of the active
+ * queue's last dispatch, that cfq_coop_ok() allows.  None for a seeky queue, or one of
  * the idle class.
  */
 static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd,
@@ -2002,7 +2002,7 @@ static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd,
 {
 	struct rb_node *n, *below = NULL, *above = NULL;
 	struct cfq_queue *b, *a;
-	sector_t pos = cfqd->last_pos, db = 0, da = 0;
+	sector_t pos = cfqd->active_pos, db = 0, da = 0;
 
 	if (!READ_ONCE(cfqd->cooperators) || !cfqq_sync(cur) ||
 	    cfqq_class_idle(cur) || !cur->service_tree ||
@@ -2200,13 +2200,15 @@ static void cfq_boost_charge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
  * alone; it then follows the reads timed with injected requests at the
  * device (cfq_inject_sample()): one that took 3/2 of the reads' mean time
  * alone or more lowers it by one, a quicker one raises it by one, up to
- * quantum.  A limit of 0 is tried again at 1 after CFQ_INJECT_PROBE_NS:
+ * quantum, if the requests at the device reached the limit meanwhile
+ * (@reached).  A limit of 0 is tried again at 1 after CFQ_INJECT_PROBE_NS:
  * what the others send may have changed.  The boosted queue's group pays
  * for the time, as for its idling; the injected queues keep their place.
  */
 VISIBLE_IF_KUNIT void cfq_inject_adjust(struct cfq_queue *cfqq,
 					enum cfq_inject_seen seen, u64 t,
-					u64 now, unsigned int max)
+					unsigned int reached, u64 now,
+					unsigned int max)
 {
 	u64 base = cfqq->inject_base_ns;
 
@@ -2225,7 +2227,9 @@ VISIBLE_IF_KUNIT void cfq_inject_adjust(struct cfq_queue *cfqq,
 			if (cfqq->inject_limit)
 				cfqq->inject_limit--;
 			cfqq->inject_cut = now;
-		} else if (cfqq->inject_limit < max) {
+		} else if (cfqq->inject_limit < max &&
+			   reached >= cfqq->inject_limit) {
+			/* Only a limit that was reached has shown it is not. */
 			cfqq->inject_limit++;
 		}
 		break;
@@ -2236,9 +2240,11 @@ VISIBLE_IF_KUNIT void cfq_inject_adjust(struct cfq_queue *cfqq,
 EXPORT_SYMBOL_IF_KUNIT(cfq_inject_adjust);
 
 /*
- * A queue whose next request may go to the device beside the active
- * queue, boosted and idling (see cfq_inject_adjust()), or NULL.  Async
- * work first: writeback to a write cache delays a read least.
+ * A queue of the active queue's group whose next request may go to the
+ * device beside the active queue, boosted and waiting for its next read
+ * or for its read at the device (see cfq_inject_adjust()), or NULL.  In
+ * class order; within a class async work first, as it may not go while
+ * a sync request is at the device (cfq_may_dispatch()).
  */
 static struct cfq_queue *cfq_inject_queue(struct cfq_data *cfqd, u64 now)
 {
@@ -2249,6 +2255,9 @@ static struct cfq_queue *cfq_inject_queue(struct cfq_data *cfqd, u64 now)
 
 	if (!active || active->next_rq || !cfqq_boosted(cfqd, active, now) ||
 	    (!cfqq_wait_request(active) && !active->dispatched))
+		return NULL;
+	/* Nothing of a lower class goes to the disk beside the RT class. */
+	if (cfqq_class_rt(active))
 		return NULL;
 	/* A quick thinker is back before an injected request is done. */
 	if (!cfq_ttime_valid(&active->ttime) ||
@@ -2276,26 +2285,31 @@ static struct cfq_queue *cfq_inject_queue(struct cfq_data *cfqd, u64 now)
 }
 
 /*
- * @rq of @cfqq went to the device.  Time it if it is the active boosted
- * queue's and no read is timed; note an injected request beside the one
- * timed.
+ * @rq of @cfqq went to the device.  Time it if it is a read of the active
+ * boosted queue and no read is timed: alone if nothing else is at the
+ * device; note an injected request beside the one timed.
  */
 static void cfq_inject_time(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			    struct request *rq, u64 now)
 {
 	if (cfq_rq_flags(rq) & CFQ_RQ_INJECTED) {
-		if (cfqd->inject_rq && cfqd->inject_seen == CFQ_INJECT_ALONE)
+		if (!cfqd->inject_timing)
+			return;
+		if (cfqd->inject_seen == CFQ_INJECT_ALONE)
 			cfqd->inject_seen = CFQ_INJECT_INJECTED;
+		cfqd->inject_max = max(cfqd->inject_max, cfqd->rq_in_driver);
 		return;
 	}
-	if (cfqd->inject_rq || cfqq != cfqd->active_queue ||
-	    !cfqq_boosted(cfqd, cfqq, now))
+	if (cfqd->inject_timing || cfqq != cfqd->active_queue ||
+	    req_op(rq) != REQ_OP_READ || !cfqq_boosted(cfqd, cfqq, now))
 		return;
-	cfqd->inject_rq = rq;
+	cfq_rq_set_flags(rq, cfq_rq_flags(rq) | CFQ_RQ_TIMED);
+	cfqd->inject_timing = true;
 	cfqd->inject_rq_start = now;
+	cfqd->inject_max = cfqd->rq_in_driver;
 	if (cfqd->inject_in_driver)
 		cfqd->inject_seen = CFQ_INJECT_INJECTED;
-	else if (cfqd->rq_in_driver > cfqq->dispatched)
+	else if (cfqd->rq_in_driver > 1)
 		cfqd->inject_seen = CFQ_INJECT_OTHERS;
 	else
 		cfqd->inject_seen = CFQ_INJECT_ALONE;
@@ -2308,9 +2322,8 @@ static void cfq_inject_sample(struct cfq_data *cfqd, struct request *rq,
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 	unsigned int limit = cfqq->inject_limit;
 
-	cfqd->inject_rq = NULL;
 	cfq_inject_adjust(cfqq, cfqd->inject_seen,
-			  now - cfqd->inject_rq_start, now,
+			  now - cfqd->inject_rq_start, cfqd->inject_max, now,
 			  READ_ONCE(cfqd->quantum));
 	if (cfqq->inject_limit < limit) {
 		cfqd->stat_inject_cuts++;
@@ -2329,13 +2342,14 @@ static void cfq_account_dispatch(struct cfq_data *cfqd, struct request *rq,
 	cfqq->slice_dispatch++;
 	if (!cfqq->dispatch_start)
 		cfqq->dispatch_start = now;
+	cfqd->last_pos = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	/*
 	 * Where the active queue left the disk: an injected request does
 	 * not move it, or its queue would pass for the active queue's
 	 * close cooperator (cfq_close_cooperator()).
 	 */
 	if (!(cfq_rq_flags(rq) & CFQ_RQ_INJECTED))
-		cfqd->last_pos = blk_rq_pos(rq) + blk_rq_sectors(rq);
+		cfqd->active_pos = cfqd->last_pos;
 	cfqd->stat_dispatched[cfq_wl_class_of(cfqq->ioprio_class)]++;
 	cfqq->cfqg->served_sectors += blk_rq_sectors(rq);
 	if (!cfqq_class_idle(cfqq))
@@ -2528,7 +2542,10 @@ static bool cfq_rq_left_driver(struct cfq_data *cfqd, struct request *rq)
 
 	if (!cfqq || !(flags & CFQ_RQ_DRIVER))
 		return false;
-	cfq_rq_set_flags(rq, flags & ~(CFQ_RQ_DRIVER | CFQ_RQ_INJECTED));
+	cfq_rq_set_flags(rq, flags & ~(CFQ_RQ_DRIVER | CFQ_RQ_INJECTED |
+				       CFQ_RQ_TIMED));
+	if (flags & CFQ_RQ_TIMED)
+		cfqd->inject_timing = false;
 	if ((flags & CFQ_RQ_INJECTED) &&
 	    !WARN_ON_ONCE(!cfqd->inject_in_driver))
 		cfqd->inject_in_driver--;
@@ -2613,17 +2630,19 @@ VISIBLE_IF_KUNIT void cfq_completed_request(struct request *rq, u64 now)
 	struct cfq_data *cfqd = rq->q->elevator->elevator_data;
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 	unsigned long flags;
+	bool timed;
 
 	spin_lock_irqsave(&cfqd->lock, flags);
 	cfq_update_hw_tag(cfqd);
 	cfqd->rerun = true;
+	timed = cfq_rq_flags(rq) & CFQ_RQ_TIMED;
 	/* Not dispatched by the scheduler: only rerun. */
 	if (!cfq_rq_left_driver(cfqd, rq)) {
 		cfq_unlock(cfqd, flags);
 		return;
 	}
 	now = ktime_get_ns();
-	if (rq == cfqd->inject_rq)
+	if (timed)
 		cfq_inject_sample(cfqd, rq, now);
 	if (rq_is_sync(rq)) {
 		cfqq->ttime.last_end_ns = now;
@@ -2659,8 +2678,10 @@ VISIBLE_IF_KUNIT void cfq_requeue_request(struct request *rq)
 	spin_lock_irqsave(&cfqd->lock, flags);
 	cfqd->stat_requeues++;
 	/* Its time would count the requeue: not a sample. */
-	if (rq == cfqd->inject_rq)
-		cfqd->inject_rq = NULL;
+	if (cfq_rq_flags(rq) & CFQ_RQ_TIMED) {
+		cfq_rq_set_flags(rq, cfq_rq_flags(rq) & ~CFQ_RQ_TIMED);
+		cfqd->inject_timing = false;
+	}
 	if (!(rq->rq_flags & RQF_DONTPREP) && cfq_rq_left_driver(cfqd, rq) &&
 	    !rq_cfqq(rq)->dispatched)
 		rq_cfqq(rq)->charged_until = 0;	/* no tail at the device */

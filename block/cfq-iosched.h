@@ -108,7 +108,7 @@ struct cfq_queue {
 	struct cfq_ttime	ttime;
 	u32			seek_history;	/* one bit per request: seeky */
 	u8			seek_samples;	/* bits of it that count, <= 32 */
-	sector_t		last_pos;
+	sector_t		last_pos;	/* end of its last request queued */
 	enum cfq_wl_type	wl_type;	/* tree it was put on */
 
 	/* close cooperators (sync queues) */
@@ -118,7 +118,7 @@ struct cfq_queue {
 	int			allocated;	/* references held by requests */
 
 	u64			boost_end;	/* ns: boosted until (new queue) */
-	unsigned int		boost_extends;	/* slice extended, this turn */
+	unsigned int		boost_extends;	/* extensions this turn */
 	/* others' requests sent while it idles boosted (cfq_inject_queue()) */
 	unsigned int		inject_limit;	/* at the device, its own too */
 	u64			inject_base_ns;	/* its reads' time alone, mean */
@@ -226,7 +226,8 @@ CFQQ_FNS(split_coop, CFQQ_SPLIT_COOP)
  */
 #define CFQ_RQ_QUEUED		BIT(0)	/* in its queue's lists */
 #define CFQ_RQ_DRIVER		BIT(1)	/* dispatched, counted at the driver */
-#define CFQ_RQ_INJECTED		BIT(2)	/* sent while a boosted queue idled */
+#define CFQ_RQ_INJECTED		BIT(2)	/* sent beside a boosted queue */
+#define CFQ_RQ_TIMED		BIT(3)	/* a boosted read being timed */
 #define CFQ_RQ_PRIO_SHIFT	16
 
 enum cfq_expire_why {
@@ -280,7 +281,7 @@ struct cfq_data {
 	bool			rerun;	/* a hold may have ended: see cfq_unlock */
 	u64			last_delayed_sync;
 	u64			tail_charged;	/* end of the last tail charged */
-	sector_t		last_pos;
+	sector_t		last_pos;	/* where the last dispatch ended */
 
 	/* hardware queue depth detection */
 	int			hw_tag;		/* 0 shallow, 1 deep */
@@ -290,11 +291,13 @@ struct cfq_data {
 	struct hrtimer		idle_timer;
 	u64			idle_end;	/* the active queue's wait ends */
 
-	/* the boosted read being timed (cfq_inject_sample()) */
-	struct request		*inject_rq;
+	/* the boosted read being timed, CFQ_RQ_TIMED (cfq_inject_sample()) */
+	bool			inject_timing;
 	u64			inject_rq_start;
 	enum cfq_inject_seen	inject_seen;
+	unsigned int		inject_max;	/* most at the device meanwhile */
 	unsigned int		inject_in_driver;	/* CFQ_RQ_INJECTED ones */
+	sector_t		active_pos;	/* the active queue's last end */
 
 	/* tunables (sysfs) */
 	u64			fifo_expire[2];		/* ns, async, sync */
@@ -376,7 +379,7 @@ bool cfq_noidle_preempt(const struct cfq_queue *new,
 bool cfqq_boosted(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
 		  u64 now);
 void cfq_inject_adjust(struct cfq_queue *cfqq, enum cfq_inject_seen seen,
-		       u64 t, u64 now, unsigned int max);
+		       u64 t, unsigned int reached, u64 now, unsigned int max);
 
 /* The scheduler's entry points, for KUnit's fake queue. */
 struct blk_mq_hw_ctx;
