@@ -2229,7 +2229,7 @@ VISIBLE_IF_KUNIT void cfq_inject_adjust(struct cfq_queue *cfqq,
 			cfqq->inject_cut = now;
 		} else if (cfqq->inject_limit < max &&
 			   reached >= cfqq->inject_limit) {
-			/* Only a limit that was reached has shown it is not. */
+			/* Only a limit that was reached shows it could be higher. */
 			cfqq->inject_limit++;
 		}
 		break;
