@@ -2910,6 +2910,41 @@ static void cfq_sm_boost_inject_case(struct kunit *test, bool slow)
 	cfq_fix_drain(f);
 }
 
+/*
+ * A boosted RT queue (process 1) idles for its next read, its process
+ * thinking longer than slice_idle: a BE stream's request (process 0) is
+ * not sent beside it.
+ */
+static void cfq_sm_boost_inject_rt(struct kunit *test)
+{
+	struct cfq_fix *f = cfq_fix_new(test);
+	struct cfq_queue *q1;
+	struct request *rq;
+	int i;
+
+	rq = cfq_fix_add(f, 0, 1000);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq);
+	cfq_fix_done(f, rq);
+	cfq_fix_fire(f);
+	f->cfqd->new_boost = MS(100000);
+	rq = cfq_fix_rq(f, 1, FAR, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 4));
+	cfq_fix_insert(f, rq, 0);
+	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq);
+	q1 = cfq_fix_sync_queue(f, 1);
+	cfq_fix_done(f, rq);
+	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q1));
+	KUNIT_ASSERT_TRUE(test, cfqq_boosted(f->cfqd, q1, ktime_get_ns()));
+	KUNIT_ASSERT_EQ(test, q1->inject_limit, 1U);
+	for (i = 0; i < 8; i++)
+		cfq_ttime_add(&q1->ttime, MS(5), MS(32));
+	f->cfqd->slice_idle = MS(2);
+	cfq_fix_add(f, 0, 1008);
+	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
+	KUNIT_EXPECT_EQ(test, f->cfqd->stat_injected, 0UL);
+	KUNIT_EXPECT_PTR_EQ(test, f->cfqd->active_queue, q1);
+	cfq_fix_drain(f);
+}
+
 static void cfq_sm_boost_inject(struct kunit *test)
 {
 	cfq_sm_boost_inject_case(test, false);
@@ -3080,6 +3115,7 @@ static struct kunit_case cfq_test_cases[] = {
 	KUNIT_CASE(cfq_sm_boost_renew_again),
 	KUNIT_CASE(cfq_sm_boost_inject),
 	KUNIT_CASE(cfq_sm_boost_inject_slow),
+	KUNIT_CASE(cfq_sm_boost_inject_rt),
 	KUNIT_CASE(cfq_sm_boost_no_renew_groups),
 	KUNIT_CASE(cfq_sm_boost_requeue),
 	{}
