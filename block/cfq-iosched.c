@@ -698,6 +698,20 @@ static struct cfq_queue *cfq_st_first(struct cfq_rb_root *st)
 	return n ? rb_entry(n, struct cfq_queue, rb_node) : NULL;
 }
 
+/*
+ * The first queue of @st other than @cfqq, the active queue, which stays
+ * on its tree until it expires.
+ */
+static struct cfq_queue *cfq_st_first_other(struct cfq_rb_root *st,
+					    struct cfq_queue *cfqq)
+{
+	struct rb_node *n = rb_first_cached(&st->rb);
+
+	if (n && rb_entry(n, struct cfq_queue, rb_node) == cfqq)
+		n = rb_next(n);
+	return n ? rb_entry(n, struct cfq_queue, rb_node) : NULL;
+}
+
 static bool cfq_queue_less(struct rb_node *a, const struct rb_node *b)
 {
 	return rb_entry(a, struct cfq_queue, rb_node)->rb_key <
@@ -802,14 +816,11 @@ static bool cfq_boost_waits(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 {
 	enum cfq_wl_class c = cfq_wl_class_of(cfqq->ioprio_class);
 	enum cfq_wl_type t;
-	struct rb_node *n;
+	struct cfq_queue *q;
 
 	for (t = CFQ_SYNC_NOIDLE_WL; t < CFQ_NR_WL_TYPES; t++) {
-		n = rb_first_cached(&cfqq->cfqg->st[c][t].rb);
-		if (n && rb_entry(n, struct cfq_queue, rb_node) == cfqq)
-			n = rb_next(n);
-		if (n && cfqq_boosted(cfqd, rb_entry(n, struct cfq_queue,
-						     rb_node), now))
+		q = cfq_st_first_other(cfq_st(cfqq->cfqg, c, t), cfqq);
+		if (q && cfqq_boosted(cfqd, q, now))
 			return true;
 	}
 	return false;
@@ -1994,8 +2005,8 @@ static struct cfq_queue *cfq_coop_scan(struct cfq_data *cfqd,
 /*
  * A close cooperator of the active queue @cur, which has run dry: the
  * nearest queue of its level, either side of the end of the active
- * queue's last dispatch, that cfq_coop_ok() allows.  None for a seeky queue, or one of
- * the idle class.
+ * queue's last dispatch, that cfq_coop_ok() allows.  None for a seeky
+ * queue, or one of the idle class.
  */
 static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd,
 					      struct cfq_queue *cur)
@@ -2251,7 +2262,6 @@ static struct cfq_queue *cfq_inject_queue(struct cfq_data *cfqd, u64 now)
 	struct cfq_queue *active = cfqd->active_queue, *cfqq;
 	enum cfq_wl_class c;
 	enum cfq_wl_type t;
-	struct rb_node *n;
 
 	if (!active || active->next_rq || !cfqq_boosted(cfqd, active, now) ||
 	    (!cfqq_wait_request(active) && !active->dispatched))
@@ -2270,15 +2280,11 @@ static struct cfq_queue *cfq_inject_queue(struct cfq_data *cfqd, u64 now)
 		return NULL;
 	for (c = CFQ_RT_WL; c < CFQ_IDLE_WL; c++) {
 		for (t = 0; t < CFQ_NR_WL_TYPES; t++) {
-			n = rb_first_cached(&cfq_st(active->cfqg, c, t)->rb);
-			for (; n; n = rb_next(n)) {
-				cfqq = rb_entry(n, struct cfq_queue, rb_node);
-				if (cfqq == active || !cfqq->next_rq)
-					continue;
-				if (cfq_may_dispatch(cfqd, cfqq, now))
-					return cfqq;
-				break;
-			}
+			cfqq = cfq_st_first_other(cfq_st(active->cfqg, c, t),
+						  active);
+			if (cfqq && cfqq->next_rq &&
+			    cfq_may_dispatch(cfqd, cfqq, now))
+				return cfqq;
 		}
 	}
 	return NULL;
