@@ -2686,10 +2686,13 @@ static void cfq_sm_boost_dry_holds(struct kunit *test)
 }
 
 /*
- * Process 0 is served once (boosted if @both), then process 1 starts,
- * boosted, is served once and idles for its next read: its queue.
+ * Process 0 is served once (boosted if @both), then process 1 starts at
+ * @prio (0: the default), boosted, is served once and idles for its next
+ * read: its queue.
  */
-static struct cfq_queue *cfq_fix_boost_second(struct cfq_fix *f, bool both)
+static struct cfq_queue *cfq_fix_boost_second_prio(struct cfq_fix *f,
+						   bool both,
+						   unsigned short prio)
 {
 	struct cfq_queue *q1;
 	struct request *rq;
@@ -2701,12 +2704,28 @@ static struct cfq_queue *cfq_fix_boost_second(struct cfq_fix *f, bool both)
 	cfq_fix_done(f, rq);
 	cfq_fix_fire(f);
 	f->cfqd->new_boost = MS(100000);
-	rq = cfq_fix_add(f, 1, FAR);
+	rq = cfq_fix_rq(f, 1, FAR, prio);
+	cfq_fix_insert(f, rq, 0);
 	KUNIT_ASSERT_PTR_EQ(f->test, cfq_dispatch_request(f->hctx), rq);
 	q1 = cfq_fix_sync_queue(f, 1);
 	cfq_fix_done(f, rq);
 	KUNIT_ASSERT_TRUE(f->test, cfqq_wait_request(q1));
 	return q1;
+}
+
+static struct cfq_queue *cfq_fix_boost_second(struct cfq_fix *f, bool both)
+{
+	return cfq_fix_boost_second_prio(f, both, 0);
+}
+
+/* @cfqq's process thinks 5 ms between its requests. */
+static void cfq_fix_thinks_5ms(struct cfq_fix *f, struct cfq_queue *cfqq)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		cfq_ttime_add(&cfqq->ttime, MS(5), MS(32));
+	KUNIT_ASSERT_TRUE(f->test, cfq_ttime_valid(&cfqq->ttime));
 }
 
 /*
@@ -2864,15 +2883,12 @@ static void cfq_sm_boost_inject_case(struct kunit *test, bool slow)
 	struct cfq_data *cfqd = f->cfqd;
 	struct request *a, *b, *c, *d;
 	struct cfq_queue *q1;
-	int i;
 
 	q1 = cfq_fix_boost_second(f, false);
 	KUNIT_ASSERT_EQ(test, q1->inject_limit, 1U);
 	a = cfq_fix_add(f, 0, 1008);
 	/* it thinks 5 ms, less than slice_idle: nothing beside it */
-	for (i = 0; i < 8; i++)
-		cfq_ttime_add(&q1->ttime, MS(5), MS(32));
-	KUNIT_ASSERT_TRUE(test, cfq_ttime_valid(&q1->ttime));
+	cfq_fix_thinks_5ms(f, q1);
 	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
 	/* more than slice_idle */
 	cfqd->slice_idle = MS(2);
@@ -2919,24 +2935,13 @@ static void cfq_sm_boost_inject_rt(struct kunit *test)
 {
 	struct cfq_fix *f = cfq_fix_new(test);
 	struct cfq_queue *q1;
-	struct request *rq;
-	int i;
 
-	rq = cfq_fix_add(f, 0, 1000);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq);
-	cfq_fix_done(f, rq);
-	cfq_fix_fire(f);
-	f->cfqd->new_boost = MS(100000);
-	rq = cfq_fix_rq(f, 1, FAR, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 4));
-	cfq_fix_insert(f, rq, 0);
-	KUNIT_ASSERT_PTR_EQ(test, cfq_dispatch_request(f->hctx), rq);
-	q1 = cfq_fix_sync_queue(f, 1);
-	cfq_fix_done(f, rq);
-	KUNIT_ASSERT_TRUE(test, cfqq_wait_request(q1));
+	q1 = cfq_fix_boost_second_prio(f, false,
+				       IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 4));
+	KUNIT_ASSERT_EQ(test, q1->ioprio_class, (unsigned short)IOPRIO_CLASS_RT);
 	KUNIT_ASSERT_TRUE(test, cfqq_boosted(f->cfqd, q1, ktime_get_ns()));
 	KUNIT_ASSERT_EQ(test, q1->inject_limit, 1U);
-	for (i = 0; i < 8; i++)
-		cfq_ttime_add(&q1->ttime, MS(5), MS(32));
+	cfq_fix_thinks_5ms(f, q1);
 	f->cfqd->slice_idle = MS(2);
 	cfq_fix_add(f, 0, 1008);
 	KUNIT_EXPECT_NULL(test, cfq_dispatch_request(f->hctx));
